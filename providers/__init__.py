@@ -1,0 +1,1 @@
+"""File-based context providers for the PluggableHarness kernel."""

@@ -1,0 +1,116 @@
+"""Token counting and the one fitter that keeps whole units within ``token_budget``.
+
+The budget is a hard invariant: the kernel recounts our section with its own
+CountTokens and drops it whole if it is one token over. So we search locally
+(the fallback formula costs microseconds), confirm the final text with the
+kernel's counter, and shrink again if the kernel disagrees.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from providers.core.types import Unit
+
+
+def fallback_token_count(text: str) -> int:
+    """The kernel's documented fallback: ceil(UTF-8 bytes / 4)."""
+    return math.ceil(len(text.encode("utf-8")) / 4)
+
+
+class TokenCounter(Protocol):
+    """The kernel's CountTokens for the request's model (cached by the adapter)."""
+
+    def count(self, text: str) -> int: ...
+
+    def count_many(self, texts: Sequence[str]) -> list[int]: ...
+
+
+class FallbackCounter:
+    """Counts with the fallback formula: standalone use and kernels without CountTokens."""
+
+    def count(self, text: str) -> int:
+        return fallback_token_count(text)
+
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        return [fallback_token_count(t) for t in texts]
+
+
+Renderer = Callable[[Sequence[Unit], Sequence[Unit]], str]
+"""``render(kept, dropped) -> text``; both in priority order. Must grow with ``kept``."""
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The kept units, what was left out, and the exact text and count that fit."""
+
+    text: str
+    tokens: int
+    kept: tuple[Unit, ...]
+    dropped: tuple[Unit, ...]
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.dropped)
+
+
+_MAX_CONFIRMATIONS = 8
+
+
+def fit(
+    units: Sequence[Unit], budget: int, render: Renderer, counter: TokenCounter
+) -> Fit | None:
+    """Keep the longest priority-order prefix of ``units`` whose rendering fits ``budget``.
+
+    Returns ``None`` when not even the rendering of zero units fits (or it is
+    empty). The kernel's count is the judge: a local estimate picks the
+    candidate, the counter confirms it, and on disagreement the local target
+    is scaled down by the observed ratio and the search runs again.
+    """
+    if budget <= 0:
+        return None
+
+    def text_for(k: int) -> str:
+        return render(units[:k], units[k:])
+
+    target = budget
+    upper = len(units)
+    for _ in range(_MAX_CONFIRMATIONS):
+        k = _largest_fitting(text_for, upper, target)
+        if k is None:
+            return None
+        text = text_for(k)
+        if not text:
+            return None
+        tokens = counter.count(text)
+        if tokens <= budget:
+            return Fit(text, tokens, tuple(units[:k]), tuple(units[k:]))
+        # The kernel's tokenizer is denser than our estimate: aim lower.
+        upper = k
+        target = max(0, math.floor(target * budget / tokens) - 1)
+    # Still over after rescaling: walk down one unit at a time.
+    for k in range(upper, -1, -1):
+        text = text_for(k)
+        if not text:
+            return None
+        tokens = counter.count(text)
+        if tokens <= budget:
+            return Fit(text, tokens, tuple(units[:k]), tuple(units[k:]))
+    return None
+
+
+def _largest_fitting(text_for: Callable[[int], str], upper: int, target: int) -> int | None:
+    """Binary search on the local estimate for the largest k in [0, upper] that fits."""
+    if fallback_token_count(text_for(0)) > target:
+        return None
+    lo, hi = 0, upper
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fallback_token_count(text_for(mid)) <= target:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo

@@ -1,0 +1,96 @@
+"""Repo root, path normalisation and confinement: the only copy of each rule.
+
+Confinement is decided on *resolved* paths, so a symlink that points out of
+the repository is outside it, however innocent its own name looks.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+log = logging.getLogger(__name__)
+
+
+def find_repo_root(working_directory: Path) -> Path:
+    """The nearest ancestor (or self) holding ``.git`` (a directory or a worktree file).
+
+    Without one, the working directory itself is the root.
+    """
+    start = working_directory.resolve()
+    for candidate in (start, *start.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return start
+
+
+def confine(root: Path, candidate: Path, *, allowed: Iterable[Path] = ()) -> Path | None:
+    """``candidate`` fully resolved, if it lies inside ``root`` (or an allowed root).
+
+    ``root`` must already be resolved. Returns ``None`` for anything outside,
+    including symlinks whose target is outside.
+    """
+    try:
+        resolved = (root / candidate).resolve()
+    except (OSError, RuntimeError):  # RuntimeError: symlink loop on older Pythons
+        return None
+    for base in (root, *allowed):
+        if resolved == base or resolved.is_relative_to(base):
+            return resolved
+    return None
+
+
+def repo_relative(root: Path, path: Path) -> str:
+    """POSIX path of ``path`` relative to ``root`` (both resolved); "." for the root."""
+    rel = path.relative_to(root)
+    return PurePosixPath(*rel.parts).as_posix() if rel.parts else "."
+
+
+@dataclass(frozen=True)
+class TouchedPaths:
+    """``files_touched`` split into repo-relative POSIX paths and rejected entries."""
+
+    inside: tuple[str, ...]
+    outside: tuple[str, ...]
+
+
+def normalise_touched(
+    root: Path, working_directory: Path, entries: Iterable[str]
+) -> TouchedPaths:
+    """Normalise ``files_touched`` entries (absolute or relative to the working directory).
+
+    Paths are normalised lexically (``..`` collapsed) and then, when they
+    exist, through symlinks; files that do not exist yet still count (the
+    agent is about to create them). Entries outside the root are returned
+    separately and logged, never read.
+    """
+    inside: list[str] = []
+    outside: list[str] = []
+    for entry in entries:
+        if not entry or "\x00" in entry:
+            outside.append(entry)
+            continue
+        raw = Path(entry)
+        absolute = raw if raw.is_absolute() else working_directory / raw
+        lexical = Path(os.path.normpath(absolute))
+        real = _resolve_existing_prefix(lexical)
+        if real == root or real.is_relative_to(root):
+            rel = repo_relative(root, real)
+            if rel != "." and rel not in inside:
+                inside.append(rel)
+        else:
+            outside.append(entry)
+    if outside:
+        log.warning("ignoring files_touched outside the repository: %s", ", ".join(outside))
+    return TouchedPaths(tuple(inside), tuple(outside))
+
+
+def _resolve_existing_prefix(path: Path) -> Path:
+    """Resolve symlinks in the part of ``path`` that exists; keep the rest as written."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path
