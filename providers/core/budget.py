@@ -39,18 +39,26 @@ class FallbackCounter:
         return [fallback_token_count(t) for t in texts]
 
 
-Renderer = Callable[[Sequence[Unit], Sequence[Unit]], str]
-"""``render(kept, dropped) -> text``; both in priority order. Must grow with ``kept``."""
+Renderer = Callable[[Sequence[Unit], Sequence[Unit]], tuple[str, ...]]
+"""``render(kept, dropped) -> section texts``; both in priority order.
+
+One text per section the provider will return (empty texts are skipped); the
+total must grow with ``kept`` for the search to find the largest fit.
+"""
 
 
 @dataclass(frozen=True)
 class Fit:
-    """The kept units, what was left out, and the exact text and count that fit."""
+    """The kept units, what was left out, and the exact texts and counts that fit."""
 
-    text: str
-    tokens: int
+    texts: tuple[str, ...]
+    counts: tuple[int, ...]
     kept: tuple[Unit, ...]
     dropped: tuple[Unit, ...]
+
+    @property
+    def tokens(self) -> int:
+        return sum(self.counts)
 
     @property
     def truncated(self) -> bool:
@@ -65,51 +73,59 @@ def fit(
 ) -> Fit | None:
     """Keep the longest priority-order prefix of ``units`` whose rendering fits ``budget``.
 
-    Returns ``None`` when not even the rendering of zero units fits (or it is
-    empty). The kernel's count is the judge: a local estimate picks the
-    candidate, the counter confirms it, and on disagreement the local target
+    The budget covers all the section texts together. Returns ``None`` when
+    not even the rendering of zero units fits (or it is empty). The kernel's
+    count is the judge: a local estimate picks the candidate, the counter confirms it, and on disagreement the local target
     is scaled down by the observed ratio and the search runs again.
     """
     if budget <= 0:
         return None
 
-    def text_for(k: int) -> str:
-        return render(units[:k], units[k:])
+    def texts_for(k: int) -> tuple[str, ...]:
+        return tuple(t for t in render(units[:k], units[k:]) if t)
 
     target = budget
     upper = len(units)
     for _ in range(_MAX_CONFIRMATIONS):
-        k = _largest_fitting(text_for, upper, target)
+        k = _largest_fitting(texts_for, upper, target)
         if k is None:
             return None
-        text = text_for(k)
-        if not text:
+        texts = texts_for(k)
+        if not texts:
             return None
-        tokens = counter.count(text)
+        counts = tuple(counter.count_many(texts))
+        tokens = sum(counts)
         if tokens <= budget:
-            return Fit(text, tokens, tuple(units[:k]), tuple(units[k:]))
+            return Fit(texts, counts, tuple(units[:k]), tuple(units[k:]))
         # The kernel's tokenizer is denser than our estimate: aim lower.
         upper = k
         target = max(0, math.floor(target * budget / tokens) - 1)
     # Still over after rescaling: walk down one unit at a time.
     for k in range(upper, -1, -1):
-        text = text_for(k)
-        if not text:
+        texts = texts_for(k)
+        if not texts:
             return None
-        tokens = counter.count(text)
-        if tokens <= budget:
-            return Fit(text, tokens, tuple(units[:k]), tuple(units[k:]))
+        counts = tuple(counter.count_many(texts))
+        if sum(counts) <= budget:
+            return Fit(texts, counts, tuple(units[:k]), tuple(units[k:]))
     return None
 
 
-def _largest_fitting(text_for: Callable[[int], str], upper: int, target: int) -> int | None:
+def estimate(texts: Sequence[str]) -> int:
+    """Local token estimate of several section texts (each rounded as the kernel does)."""
+    return sum(fallback_token_count(t) for t in texts)
+
+
+def _largest_fitting(
+    texts_for: Callable[[int], tuple[str, ...]], upper: int, target: int
+) -> int | None:
     """Binary search on the local estimate for the largest k in [0, upper] that fits."""
-    if fallback_token_count(text_for(0)) > target:
+    if estimate(texts_for(0)) > target:
         return None
     lo, hi = 0, upper
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if fallback_token_count(text_for(mid)) <= target:
+        if estimate(texts_for(mid)) <= target:
             lo = mid
         else:
             hi = mid - 1
