@@ -75,8 +75,8 @@ def fit(
 
     The budget covers all the section texts together. Returns ``None`` when
     not even the rendering of zero units fits (or it is empty). The kernel's
-    count is the judge: a local estimate picks the candidate, the counter confirms it, and on disagreement the local target
-    is scaled down by the observed ratio and the search runs again.
+    count is the judge: a local estimate picks the candidate, the counter
+    confirms it, and on disagreement the local target is scaled down by the observed ratio and the search runs again.
     """
     if budget <= 0:
         return None
