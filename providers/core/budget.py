@@ -68,15 +68,14 @@ class Fit:
 _MAX_CONFIRMATIONS = 8
 
 
-def fit(
-    units: Sequence[Unit], budget: int, render: Renderer, counter: TokenCounter
-) -> Fit | None:
+def fit(units: Sequence[Unit], budget: int, render: Renderer, counter: TokenCounter) -> Fit | None:
     """Keep the longest priority-order prefix of ``units`` whose rendering fits ``budget``.
 
     The budget covers all the section texts together. Returns ``None`` when
     not even the rendering of zero units fits (or it is empty). The kernel's
     count is the judge: a local estimate picks the candidate, the counter
-    confirms it, and on disagreement the local target is scaled down by the observed ratio and the search runs again.
+    confirms it, and on disagreement the local target is scaled
+    down by the observed ratio and the search runs again.
     """
     if budget <= 0:
         return None

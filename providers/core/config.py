@@ -28,9 +28,7 @@ PROVIDER_NAME = ConfigAttribute(
 COMMON_ATTRIBUTES: tuple[ConfigAttribute, ...] = (TOKEN_BUDGET, PROVIDER_NAME)
 
 
-def resolve_config(
-    schema: Sequence[ConfigAttribute], raw: Mapping[str, Any]
-) -> dict[str, Any]:
+def resolve_config(schema: Sequence[ConfigAttribute], raw: Mapping[str, Any]) -> dict[str, Any]:
     """Check ``raw`` against ``schema``; fill defaults; reject unknown names."""
     by_name = {attr.name: attr for attr in schema}
     unknown = sorted(set(raw) - set(by_name))

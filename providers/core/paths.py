@@ -57,9 +57,7 @@ class TouchedPaths:
     outside: tuple[str, ...]
 
 
-def normalise_touched(
-    root: Path, working_directory: Path, entries: Iterable[str]
-) -> TouchedPaths:
+def normalise_touched(root: Path, working_directory: Path, entries: Iterable[str]) -> TouchedPaths:
     """Normalise ``files_touched`` entries (absolute or relative to the working directory).
 
     Paths are normalised lexically (``..`` collapsed) and then, when they
