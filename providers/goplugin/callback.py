@@ -1,0 +1,198 @@
+"""Calls back into the kernel: CountTokens (cached, parallel, with the fallback) and Log.
+
+The kernel serves ``KernelCallbackService`` on go-plugin broker ID 1; the
+broker tells us the address a few ms after the handshake. We dial lazily on
+first use. When the kernel answers UNIMPLEMENTED (older kernels) or cannot be
+reached (standalone use), counts use the documented fallback formula, which
+is exactly what a newer kernel computes without an exact tokenizer; we say so
+once in the log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import sys
+import threading
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import grpc
+from google.protobuf import timestamp_pb2
+
+from providers._gen.pluggableharness.kernel.v1 import kernel_pb2, kernel_pb2_grpc
+from providers._gen.pluggableharness.log.v1 import log_pb2
+from providers._gen.pluggableharness.model.v1 import model_pb2
+from providers.core.budget import fallback_token_count
+from providers.goplugin.convert import text_block
+
+log = logging.getLogger(__name__)
+
+KERNEL_BROKER_ID = 1
+_CALL_TIMEOUT_S = 5.0
+_BROKER_WAIT_S = 2.0
+_CACHE_LIMIT = 4096
+_CHANNEL_OPTIONS = [("grpc.enable_http_proxy", 0)]
+
+
+class KernelConnection:
+    """The broker's ConnInfo for ID 1 and a lazily dialed channel to it."""
+
+    def __init__(self) -> None:
+        self._address: str | None = None
+        self._known = threading.Event()
+        self._lock = threading.Lock()
+        self._channel: grpc.Channel | None = None
+        self._closed = False
+
+    def offer(self, service_id: int, network: str, address: str) -> None:
+        """Called by the broker service for every ConnInfo the host sends."""
+        if service_id != KERNEL_BROKER_ID:
+            return
+        self._address = f"unix:{address}" if network == "unix" else address
+        self._known.set()
+
+    def close(self) -> None:
+        """Stop calling the kernel (its callback server is gone once shutdown begins)."""
+        with self._lock:
+            self._closed = True
+            if self._channel is not None:
+                self._channel.close()
+                self._channel = None
+
+    def stub(
+        self, wait: float = _BROKER_WAIT_S
+    ) -> kernel_pb2_grpc.KernelCallbackServiceStub | None:
+        """A stub for the kernel, or None when there is no kernel to call."""
+        if self._closed or not self._known.wait(wait):
+            return None
+        with self._lock:
+            if self._closed or self._address is None:
+                return None
+            if self._channel is None:
+                self._channel = grpc.insecure_channel(self._address, options=_CHANNEL_OPTIONS)
+            return kernel_pb2_grpc.KernelCallbackServiceStub(self._channel)
+
+
+class TokenCountCache:
+    """Kernel counts by (model id, text hash): a warm turn costs no callbacks."""
+
+    def __init__(self, connection: KernelConnection | None) -> None:
+        self._connection = connection
+        self._cache: dict[tuple[str, bytes], int] = {}
+        self._lock = threading.Lock()
+        self._fallback_logged = False
+        self.calls = 0
+
+    def count_many(self, model_id: str, texts: Sequence[str]) -> list[int]:
+        keys = [(model_id, hashlib.sha256(t.encode("utf-8")).digest()) for t in texts]
+        with self._lock:
+            known = [self._cache.get(k) for k in keys]
+        missing = [i for i, v in enumerate(known) if v is None]
+        if missing:
+            counted = self._count_remote(model_id, [texts[i] for i in missing])
+            with self._lock:
+                if len(self._cache) > _CACHE_LIMIT:
+                    self._cache.clear()
+                for i, value in zip(missing, counted, strict=True):
+                    self._cache[keys[i]] = value
+                    known[i] = value
+        return [v if v is not None else 0 for v in known]
+
+    def _count_remote(self, model_id: str, texts: list[str]) -> list[int]:
+        stub = self._connection.stub() if self._connection else None
+        if stub is None:
+            return self._fallback(texts, "no kernel connection")
+        model_ref = model_pb2.ModelRef(id=model_id)
+        futures = [
+            stub.CountTokens.future(
+                kernel_pb2.CountTokensRequest(content=[text_block(t)], model_ref=model_ref),
+                timeout=_CALL_TIMEOUT_S,
+            )
+            for t in texts
+        ]
+        self.calls += len(futures)
+        results: list[int] = []
+        for text, future in zip(texts, futures, strict=True):
+            try:
+                results.append(future.result().count)
+            except grpc.RpcError as exc:
+                code = exc.code() if isinstance(exc, grpc.Call) else None
+                results.append(self._fallback([text], f"CountTokens failed ({code})")[0])
+        return results
+
+    def _fallback(self, texts: list[str], why: str) -> list[int]:
+        if not self._fallback_logged:
+            self._fallback_logged = True
+            log.info("%s: counting tokens with the fallback ceil(utf8_bytes / 4)", why)
+        return [fallback_token_count(t) for t in texts]
+
+
+class KernelCounter:
+    """A TokenCounter bound to one request's model (``ModelRef{id: model_target.id}``)."""
+
+    def __init__(self, cache: TokenCountCache, model_id: str) -> None:
+        self._cache = cache
+        self._model_id = model_id
+
+    def count(self, text: str) -> int:
+        return self._cache.count_many(self._model_id, [text])[0]
+
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        return self._cache.count_many(self._model_id, texts)
+
+
+_LEVELS: tuple[tuple[int, log_pb2.LogLevel, str], ...] = (
+    (logging.ERROR, log_pb2.LOG_LEVEL_ERROR, "ERROR"),
+    (logging.WARNING, log_pb2.LOG_LEVEL_WARN, "WARN"),
+    (logging.INFO, log_pb2.LOG_LEVEL_INFO, "INFO"),
+    (logging.DEBUG, log_pb2.LOG_LEVEL_DEBUG, "DEBUG"),
+    (0, log_pb2.LOG_LEVEL_TRACE, "TRACE"),
+)
+
+
+def _level(record: logging.LogRecord) -> tuple[log_pb2.LogLevel, str]:
+    for threshold, wire, tag in _LEVELS:
+        if record.levelno >= threshold:
+            return wire, tag
+    return log_pb2.LOG_LEVEL_TRACE, "TRACE"
+
+
+class KernelLogHandler(logging.Handler):
+    """Forwards log records to the kernel's Log; stderr (hclog-tagged) when it cannot."""
+
+    def __init__(self, connection: KernelConnection | None) -> None:
+        super().__init__()
+        self._connection = connection
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.startswith("grpc"):
+            return  # never log our own transport through itself
+        try:
+            message = self.format(record)
+            wire_level, tag = _level(record)
+            stub = self._connection.stub(wait=0) if self._connection else None
+            if stub is not None:
+                when = timestamp_pb2.Timestamp()
+                when.FromDatetime(datetime.fromtimestamp(record.created, UTC))
+                entry = log_pb2.LogEntry(
+                    level=wire_level, logger=record.name, message=message, time=when
+                )
+                stub.Log.future(kernel_pb2.LogRequest(entry=entry), timeout=_CALL_TIMEOUT_S)
+                return
+            sys.stderr.write(f"[{tag}] {record.name}: {message}\n")
+            sys.stderr.flush()
+        except Exception:  # logging must never take the plugin down
+            self.handleError(record)
+
+
+def install_logging(connection: KernelConnection | None, level: int = logging.INFO) -> None:
+    """Route the ``providers`` loggers to the kernel (or stderr)."""
+    root = logging.getLogger("providers")
+    root.setLevel(level)
+    root.propagate = False
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    handler = KernelLogHandler(connection)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    root.addHandler(handler)
