@@ -1,0 +1,1 @@
+"""HTTP layer: request parsing and routing, no storage details."""

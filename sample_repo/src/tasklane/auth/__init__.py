@@ -1,0 +1,1 @@
+"""Authentication: password check at login, signed bearer tokens after."""

@@ -1,0 +1,1 @@
+"""SQLite persistence; all SQL lives in this package."""
