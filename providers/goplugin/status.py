@@ -37,9 +37,7 @@ def to_grpc_status(error: ProviderError) -> grpc.Status:
             retryable=error.retryable,
         )
     )
-    status = status_pb2.Status(
-        code=GRPC_CODE[error.category], message=str(error), details=[detail]
-    )
+    status = status_pb2.Status(code=GRPC_CODE[error.category], message=str(error), details=[detail])
     return rpc_status.to_status(status)
 
 

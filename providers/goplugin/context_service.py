@@ -1,0 +1,169 @@
+"""ContextService: convert from proto, call the provider, convert back. Nothing else.
+
+The provider is loaded after the handshake (its imports are the slow part of
+start-up), so every handler first waits for it. Expected failures
+(:class:`ProviderError`) become a status with a ContextError; anything else is
+a bug: logged with its traceback and answered INTERNAL with category
+``unknown`` and the raw message.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from typing import NoReturn, TypeVar
+from urllib.parse import unquote
+
+import grpc
+
+from providers._gen.pluggableharness.context.v1 import context_pb2, context_pb2_grpc
+from providers.core.errors import ErrorCategory, ProviderError
+from providers.core.provider import ContextProvider
+from providers.core.request import checked_working_directory
+from providers.goplugin import convert
+from providers.goplugin.callback import KernelCounter, TokenCountCache
+from providers.goplugin.status import to_grpc_status
+
+log = logging.getLogger(__name__)
+
+OTEL_ENV = "OTEL_RESOURCE_ATTRIBUTES"
+_OTEL_NAME_KEY = "pluggableharness.producer.name"
+
+T = TypeVar("T")
+
+
+def local_name_from_env(environ: Mapping[str, str]) -> str | None:
+    """The agent.hcl local name the kernel put in OTEL_RESOURCE_ATTRIBUTES, if any."""
+    for pair in environ.get(OTEL_ENV, "").split(","):
+        key, sep, value = pair.partition("=")
+        if sep and unquote(key.strip()) == _OTEL_NAME_KEY and value.strip():
+            return unquote(value.strip())
+    return None
+
+
+class ProviderHandle:
+    """Imports ``module:Class`` in the background and hands out the one instance."""
+
+    def __init__(self, spec: str) -> None:
+        self._spec = spec
+        self._ready = threading.Event()
+        self._provider: ContextProvider | None = None
+        self._error: BaseException | None = None
+
+    def load_in_background(self) -> None:
+        threading.Thread(target=self._load, name="provider-import", daemon=True).start()
+
+    def load_now(self) -> ContextProvider:
+        self._load()
+        return self.get()
+
+    def _load(self) -> None:
+        if self._ready.is_set():
+            return
+        try:
+            module_name, _, attr = self._spec.partition(":")
+            factory: Callable[[], ContextProvider] = getattr(
+                importlib.import_module(module_name), attr
+            )
+            self._provider = factory()
+        except BaseException as exc:  # surfaced on first use, as an INTERNAL error
+            self._error = exc
+        finally:
+            self._ready.set()
+
+    def get(self) -> ContextProvider:
+        self._ready.wait()
+        if self._provider is None:
+            raise RuntimeError(f"could not load provider {self._spec}: {self._error!r}")
+        return self._provider
+
+
+class ContextService(context_pb2_grpc.ContextServiceServicer):
+    """The application service, one instance per plugin process."""
+
+    def __init__(
+        self,
+        handle: ProviderHandle,
+        counts: TokenCountCache,
+        environ: Mapping[str, str],
+    ) -> None:
+        self._handle = handle
+        self._counts = counts
+        self._env_name = local_name_from_env(environ)
+        self._configured_name: str | None = None
+        self._lock = threading.Lock()  # one Contribute at a time: providers keep caches
+
+    def _section_provider_name(self, provider: ContextProvider) -> str:
+        """wire-contract.md: config override, then OTEL_RESOURCE_ATTRIBUTES, then ours."""
+        return self._configured_name or self._env_name or provider.identity().name
+
+    def Describe(
+        self, request: context_pb2.DescribeRequest, context: grpc.ServicerContext
+    ) -> context_pb2.DescribeResponse:
+        return self._guard(
+            context, lambda: convert.describe_to_proto(self._handle.get().identity())
+        )
+
+    def GetCapabilities(
+        self, request: context_pb2.GetCapabilitiesRequest, context: grpc.ServicerContext
+    ) -> context_pb2.GetCapabilitiesResponse:
+        return self._guard(
+            context, lambda: convert.capabilities_to_proto(self._handle.get().capabilities())
+        )
+
+    def Configure(
+        self, request: context_pb2.ConfigureRequest, context: grpc.ServicerContext
+    ) -> context_pb2.ConfigureResponse:
+        def configure() -> context_pb2.ConfigureResponse:
+            config = convert.config_from_proto(request)
+            with self._lock:
+                self._handle.get().configure(config)
+                name = config.get("provider_name")
+                self._configured_name = name if isinstance(name, str) and name else None
+            return context_pb2.ConfigureResponse()
+
+        return self._guard(context, configure)
+
+    def Contribute(
+        self, request: context_pb2.ContextRequest, context: grpc.ServicerContext
+    ) -> context_pb2.ContextContribution:
+        def contribute() -> context_pb2.ContextContribution:
+            core_request = convert.request_from_proto(request)
+            checked_working_directory(core_request)
+            provider = self._handle.get()
+            name = self._section_provider_name(provider)
+            if core_request.token_budget == 0:
+                return convert.contribution_to_proto(request.prior_sections, (), name)
+            assert core_request.model_target is not None  # checked above
+            counter = KernelCounter(self._counts, core_request.model_target.id)
+            with self._lock:
+                result = provider.collect(core_request, counter)
+            return convert.contribution_to_proto(request.prior_sections, result.sections, name)
+
+        return self._guard(context, contribute)
+
+    def Render(
+        self, request: context_pb2.RenderRequest, context: grpc.ServicerContext
+    ) -> context_pb2.RenderResponse:
+        context.abort(grpc.StatusCode.UNIMPLEMENTED, "Render is optional; not implemented")
+
+    def _guard(self, context: grpc.ServicerContext, call: Callable[[], T]) -> T:
+        try:
+            return call()
+        except ProviderError as error:
+            log.warning("%s", error)
+            _abort(context, error)
+        except Exception as exc:
+            log.exception("provider bug")
+            _abort(context, ProviderError(ErrorCategory.UNKNOWN, f"{type(exc).__name__}: {exc}"))
+
+
+def _abort(context: grpc.ServicerContext, error: ProviderError) -> NoReturn:
+    context.abort_with_status(to_grpc_status(error))
+    raise AssertionError("abort_with_status returned")  # pragma: no cover
+
+
+def register_context_service(server: grpc.Server, service: ContextService) -> None:
+    context_pb2_grpc.add_ContextServiceServicer_to_server(service, server)

@@ -1,0 +1,1 @@
+"""The kernel's side: launching plugins, the callback server, the chain, agent.hcl, preview."""

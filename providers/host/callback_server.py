@@ -1,0 +1,112 @@
+"""The kernel's KernelCallbackService, as the reference kernel serves it on broker ID 1.
+
+CountTokens answers with the documented fallback (no exact tokenizer here):
+``ceil(total UTF-8 bytes of the text blocks / 4)``, summed before rounding,
+non-text blocks ignored, ``exact=false``. ``Log`` is validated the way the
+kernel does. A mode that answers UNIMPLEMENTED stands in for older kernels.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+import threading
+from collections.abc import Callable
+from concurrent import futures
+from dataclasses import dataclass, field
+
+import grpc
+
+from providers._gen.pluggableharness.content.v1 import content_pb2
+from providers._gen.pluggableharness.kernel.v1 import kernel_pb2, kernel_pb2_grpc
+from providers._gen.pluggableharness.log.v1 import log_pb2
+
+
+def kernel_token_count(blocks: list[content_pb2.ContentBlock]) -> int:
+    """The kernel's fallback count over content blocks."""
+    total = sum(len(b.text.text.encode("utf-8")) for b in blocks if b.WhichOneof("block") == "text")
+    return math.ceil(total / 4)
+
+
+@dataclass
+class CallbackStats:
+    """What a plugin asked of the kernel (tests and benchmarks read these)."""
+
+    count_tokens_calls: int = 0
+    log_entries: list[log_pb2.LogEntry] = field(default_factory=list)
+    rejected_logs: int = 0
+
+
+class KernelCallbacks(kernel_pb2_grpc.KernelCallbackServiceServicer):
+    def __init__(
+        self,
+        *,
+        count_tokens: bool = True,
+        log_sink: Callable[[str], None] | None = None,
+        label: str = "",
+    ) -> None:
+        self._count_tokens = count_tokens
+        self._sink = log_sink
+        self._label = label
+        self._lock = threading.Lock()
+        self.stats = CallbackStats()
+
+    def CountTokens(
+        self, request: kernel_pb2.CountTokensRequest, context: grpc.ServicerContext
+    ) -> kernel_pb2.CountTokensResult:
+        with self._lock:
+            self.stats.count_tokens_calls += 1
+        if not self._count_tokens:
+            context.abort(grpc.StatusCode.UNIMPLEMENTED, "CountTokens not implemented")
+        return kernel_pb2.CountTokensResult(
+            count=kernel_token_count(list(request.content)), exact=False
+        )
+
+    def Log(
+        self, request: kernel_pb2.LogRequest, context: grpc.ServicerContext
+    ) -> kernel_pb2.LogResult:
+        entry = request.entry
+        if (
+            not request.HasField("entry")
+            or entry.level == log_pb2.LOG_LEVEL_UNSPECIFIED
+            or not entry.message
+            or not entry.HasField("time")
+        ):
+            with self._lock:
+                self.stats.rejected_logs += 1
+            context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "entry with level, message, time required"
+            )
+        with self._lock:
+            self.stats.log_entries.append(entry)
+        if self._sink is not None:
+            level = log_pb2.LogLevel.Name(entry.level).removeprefix("LOG_LEVEL_")
+            self._sink(f"[{level}] {self._label}: {entry.message}")
+        return kernel_pb2.LogResult()
+
+
+@dataclass
+class CallbackServer:
+    server: grpc.Server
+    address: str
+    directory: str
+
+    def stop(self) -> None:
+        self.server.stop(grace=None)
+        try:
+            os.unlink(self.address)
+            os.rmdir(self.directory)
+        except OSError:
+            pass
+
+
+def start_callback_server(callbacks: KernelCallbacks) -> CallbackServer:
+    """Serve the callbacks on a fresh unix socket (the broker's AcceptAndServe(1))."""
+    directory = tempfile.mkdtemp(prefix="ctxk-")
+    address = os.path.join(directory, "kernel.sock")
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+    kernel_pb2_grpc.add_KernelCallbackServiceServicer_to_server(callbacks, server)
+    server.add_insecure_port(f"unix:{address}")
+    server.start()
+    return CallbackServer(server, address, directory)

@@ -1,0 +1,246 @@
+"""Launch a plugin exactly as the kernel does (hashicorp/go-plugin, gRPC) and stop it likewise.
+
+Environment: PATH, HOME, TMPDIR, OTEL_RESOURCE_ATTRIBUTES and go-plugin's own
+variables only (``full_env=True`` adds the whole environment, as today's
+kernel really does). The first stdout line is the handshake; the broker
+stream offers our KernelCallbackService as ID 1; teardown follows go-plugin's
+Kill(): close the broker, Shutdown, close the connection, wait 2 s, kill.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import subprocess
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+import grpc
+from google.protobuf import empty_pb2
+
+from providers._gen.pluggableharness.context.v1 import context_pb2_grpc
+from providers._gen.plugin import (
+    grpc_broker_pb2,
+    grpc_broker_pb2_grpc,
+    grpc_controller_pb2,
+    grpc_controller_pb2_grpc,
+    grpc_stdio_pb2_grpc,
+)
+from providers.goplugin.handshake import COOKIE_KEY, COOKIE_VALUE
+from providers.host.callback_server import CallbackServer, KernelCallbacks, start_callback_server
+
+START_TIMEOUT_S = 60.0
+KILL_WAIT_S = 2.0
+
+
+class LaunchError(RuntimeError):
+    """The plugin did not come up (exited early, bad handshake, timeout)."""
+
+
+@dataclass(frozen=True)
+class Handshake:
+    core: int
+    app: int
+    network: str
+    address: str
+    protocol: str
+
+
+def parse_handshake(line: str) -> Handshake:
+    """go-plugin's parsing of the first stdout line (trimmed; 5+ fields)."""
+    parts = line.strip().split("|")
+    if len(parts) < 4:
+        raise LaunchError(f"Unrecognized remote plugin message: {line.strip()!r}")
+    try:
+        core, app = int(parts[0]), int(parts[1])
+    except ValueError as exc:
+        raise LaunchError(f"Unrecognized remote plugin message: {line.strip()!r}") from exc
+    if core != 1:
+        raise LaunchError(f"incompatible core API version with plugin: {core}")
+    if app != 1:
+        raise LaunchError(f"incompatible API version with plugin: {app}")
+    network, address = parts[2], parts[3]
+    if network not in ("unix", "tcp"):
+        raise LaunchError(f"unknown network type {network!r}")
+    protocol = parts[4] if len(parts) > 4 else "netrpc"
+    if protocol != "grpc":
+        raise LaunchError(f"unsupported plugin protocol {protocol!r}")
+    return Handshake(core, app, network, address, protocol)
+
+
+def plugin_environment(
+    local_name: str, version: str = "", *, full_env: bool = False
+) -> dict[str, str]:
+    env = dict(os.environ) if full_env else {}
+    for key in ("PATH", "HOME", "TMPDIR"):
+        if key in os.environ:
+            env[key] = os.environ[key]
+    env["OTEL_RESOURCE_ATTRIBUTES"] = (
+        "pluggableharness.producer.category=context,"
+        f"pluggableharness.producer.name={quote(local_name, safe='')},"
+        f"pluggableharness.producer.version={quote(version, safe='')}"
+    )
+    env[COOKIE_KEY] = COOKIE_VALUE
+    env["PLUGIN_PROTOCOL_VERSIONS"] = "1"
+    env["PLUGIN_MIN_PORT"] = "10000"
+    env["PLUGIN_MAX_PORT"] = "25000"
+    return env
+
+
+@dataclass
+class PluginProcess:
+    """A running plugin: its process, gRPC channel, ContextService stub and callbacks."""
+
+    local_name: str
+    process: subprocess.Popen[bytes]
+    channel: grpc.Channel
+    stub: context_pb2_grpc.ContextServiceStub
+    callbacks: KernelCallbacks
+    callback_server: CallbackServer
+    handshake: Handshake
+    launch_seconds: float
+    stderr_lines: list[str] = field(default_factory=list)
+    _broker_done: threading.Event = field(default_factory=threading.Event)
+
+    @classmethod
+    def launch(
+        cls,
+        command: Sequence[str],
+        *,
+        local_name: str,
+        callbacks: KernelCallbacks | None = None,
+        full_env: bool = False,
+        env_overrides: dict[str, str] | None = None,
+        start_timeout: float = START_TIMEOUT_S,
+    ) -> PluginProcess:
+        env = plugin_environment(local_name, full_env=full_env)
+        env.update(env_overrides or {})
+        started = time.perf_counter()
+        process = subprocess.Popen(
+            list(command),
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        stderr_lines: list[str] = []
+        _drain(process.stderr, stderr_lines)
+        line = _first_line(process, start_timeout)
+        launch_seconds = time.perf_counter() - started
+        try:
+            handshake = parse_handshake(line)
+        except LaunchError:
+            process.kill()
+            process.wait()
+            raise
+        assert process.stdout is not None
+        _drain(process.stdout, None)  # later stdout is read and discarded, as go-plugin does
+        target = f"unix:{handshake.address}" if handshake.network == "unix" else handshake.address
+        channel = grpc.insecure_channel(
+            target,
+            options=[
+                ("grpc.enable_http_proxy", 0),
+                ("grpc.max_receive_message_length", 2**31 - 1),
+                ("grpc.max_send_message_length", 2**31 - 1),
+            ],
+        )
+        callbacks = callbacks or KernelCallbacks(label=local_name)
+        callback_server = start_callback_server(callbacks)
+        plugin = cls(
+            local_name=local_name,
+            process=process,
+            channel=channel,
+            stub=context_pb2_grpc.ContextServiceStub(channel),
+            callbacks=callbacks,
+            callback_server=callback_server,
+            handshake=handshake,
+            launch_seconds=launch_seconds,
+            stderr_lines=stderr_lines,
+        )
+        plugin._start_broker()
+        plugin._start_stdio()
+        return plugin
+
+    def _start_broker(self) -> None:
+        """Open StartStream and offer the callback server as broker ID 1."""
+        offers: queue.Queue[grpc_broker_pb2.ConnInfo | None] = queue.Queue()
+        offers.put(
+            grpc_broker_pb2.ConnInfo(
+                service_id=1, network="unix", address=self.callback_server.address
+            )
+        )
+        done = self._broker_done
+
+        def requests() -> Iterator[grpc_broker_pb2.ConnInfo]:
+            while True:
+                item = offers.get()
+                if item is None:
+                    return
+                yield item
+
+        def closer() -> None:
+            done.wait()
+            offers.put(None)
+
+        stream = grpc_broker_pb2_grpc.GRPCBrokerStub(self.channel).StartStream(requests())
+        threading.Thread(target=closer, daemon=True).start()
+        threading.Thread(target=_consume, args=(stream,), daemon=True).start()
+
+    def _start_stdio(self) -> None:
+        stream = grpc_stdio_pb2_grpc.GRPCStdioStub(self.channel).StreamStdio(empty_pb2.Empty())
+        threading.Thread(target=_consume, args=(stream,), daemon=True).start()
+
+    def close(self) -> float:
+        """go-plugin's Kill(); returns how long the process took to exit."""
+        started = time.perf_counter()
+        self._broker_done.set()
+        self.callback_server.stop()
+        # go-plugin ignores a failed Shutdown too: the plugin may exit before answering.
+        with contextlib.suppress(grpc.RpcError):
+            grpc_controller_pb2_grpc.GRPCControllerStub(self.channel).Shutdown(
+                grpc_controller_pb2.Empty(), timeout=KILL_WAIT_S
+            )
+        self.channel.close()
+        try:
+            self.process.wait(KILL_WAIT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        return time.perf_counter() - started
+
+
+def _consume(stream: Iterator[object]) -> None:
+    try:
+        for _ in stream:
+            pass
+    except grpc.RpcError:
+        pass
+
+
+def _first_line(process: subprocess.Popen[bytes], timeout: float) -> str:
+    assert process.stdout is not None
+    result: list[bytes] = []
+    reader = threading.Thread(target=lambda: result.append(process.stdout.readline()), daemon=True)  # type: ignore[union-attr]
+    reader.start()
+    reader.join(timeout)
+    if not result:
+        process.kill()
+        process.wait()
+        raise LaunchError(f"timeout waiting for the plugin handshake ({timeout:.0f} s)")
+    if not result[0]:
+        code = process.wait()
+        raise LaunchError(f"plugin exited before we could connect (exit code {code})")
+    return result[0].decode("utf-8", "replace")
+
+
+def _drain(stream: object, sink: list[str] | None) -> None:
+    def run() -> None:
+        for raw in iter(stream.readline, b""):  # type: ignore[attr-defined]
+            if sink is not None:
+                sink.append(raw.decode("utf-8", "replace").rstrip("\n"))
+
+    threading.Thread(target=run, daemon=True).start()

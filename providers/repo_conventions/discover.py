@@ -1,0 +1,65 @@
+"""Step 1, discover: which convention files exist, in precedence order.
+
+Precedence (earlier wins a place in the prompt and in the budget): an
+override first, then the cross-tool AGENTS.md, then each tool's own file.
+Configured ``paths`` replace the list; globs expand in sorted order. Only
+regular files inside the repository count (symlinks are followed only while
+they stay inside).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from providers.core.paths import confine, repo_relative
+
+DEFAULT_PATHS: tuple[str, ...] = (
+    "AGENTS.override.md",
+    "AGENTS.md",
+    "CLAUDE.md",
+    ".claude/CLAUDE.md",
+    "CLAUDE.local.md",
+    "GEMINI.md",
+    "CONVENTIONS.md",
+    ".github/copilot-instructions.md",
+    ".cursorrules",
+    ".windsurfrules",
+    ".clinerules",
+)
+
+
+def is_glob(pattern: str) -> bool:
+    return glob.has_magic(pattern)
+
+
+def expand(root: Path, pattern: str) -> list[str]:
+    """Repo-relative POSIX paths of regular files ``pattern`` names inside ``root``."""
+    if is_glob(pattern):
+        candidates = sorted(glob.glob(pattern, root_dir=root, recursive=True, include_hidden=True))
+    else:
+        candidates = [pattern]
+    found: list[str] = []
+    for candidate in candidates:
+        resolved = confine(root, Path(candidate))
+        if resolved is None or not resolved.is_file():
+            continue
+        found.append(repo_relative(root, Path(os.path.normpath(root / candidate))))
+    return found
+
+
+def discover(root: Path, patterns: Sequence[str]) -> list[str]:
+    """Existing convention files for ``patterns``, first occurrence wins, in order."""
+    seen: list[str] = []
+    for pattern in patterns:
+        for path in expand(root, pattern):
+            if path not in seen:
+                seen.append(path)
+    return seen
+
+
+def unresolved(root: Path, patterns: Sequence[str]) -> list[str]:
+    """The patterns that name nothing (for Configure's check of explicit paths)."""
+    return [p for p in patterns if not expand(root, p)]
