@@ -1,0 +1,152 @@
+"""One context-assemble firing, as the kernel runs it, with every check the spec puts on the kernel.
+
+Providers run in declaration order; each gets the chain so far and must
+return it whole with its own sections appended. The kernel then: discards a
+non-compactor's response that touched foreign sections (scope_violation),
+rejects non-text content, recounts each of the provider's sections and
+drops any over budget, and on a failed call drops that provider's sections
+for this turn without failing the turn. The final prompt wraps each section
+in a labelled boundary.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import grpc
+
+from providers._gen.pluggableharness.content.v1 import content_pb2
+from providers._gen.pluggableharness.context.v1 import context_pb2
+from providers.core.types import ContextRequest
+from providers.goplugin.convert import request_to_proto, section_text
+from providers.goplugin.status import category_from_wire, context_error_from
+from providers.host.callback_server import kernel_token_count
+from providers.host.launcher import PluginProcess
+
+CONTRIBUTE_TIMEOUT_S = 30.0
+
+
+@dataclass
+class Slot:
+    """A configured provider in the chain."""
+
+    plugin: PluginProcess
+    budget: int
+    stability: str
+    compactor: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.plugin.local_name
+
+
+@dataclass
+class Outcome:
+    """What happened to one provider this turn."""
+
+    name: str
+    budget: int
+    accepted: list[content_pb2.ContextSection] = field(default_factory=list)
+    recounts: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    error_category: str | None = None
+    seconds: float = 0.0
+
+
+@dataclass
+class TurnResult:
+    chain: list[content_pb2.ContextSection]
+    outcomes: list[Outcome]
+
+    def prompt(self) -> str:
+        return assemble_prompt(self.chain)
+
+
+def run_turn(slots: Sequence[Slot], base: ContextRequest) -> TurnResult:
+    chain: list[content_pb2.ContextSection] = []
+    outcomes: list[Outcome] = []
+    for slot in slots:
+        outcome = Outcome(slot.name, slot.budget)
+        request = request_to_proto(
+            ContextRequest(
+                token_budget=slot.budget,
+                working_directory=base.working_directory,
+                model_target=base.model_target,
+                files_touched=base.files_touched,
+                session_id=base.session_id,
+                turn_id=base.turn_id,
+                history_tokens=base.history_tokens,
+                assembled_tokens_last_turn=base.assembled_tokens_last_turn,
+            )
+        )
+        request.prior_sections.extend(chain)
+        started = time.perf_counter()
+        try:
+            response = slot.plugin.stub.Contribute(request, timeout=CONTRIBUTE_TIMEOUT_S)
+        except grpc.RpcError as call:
+            outcome.seconds = time.perf_counter() - started
+            error = context_error_from(call)
+            category = category_from_wire(error.category).value if error else "unknown"
+            outcome.error_category = category
+            detail = error.message if error else str(call)
+            outcome.problems.append(f"Contribute failed ({category}): {detail}")
+            outcomes.append(outcome)
+            continue
+        outcome.seconds = time.perf_counter() - started
+        chain = accept(slot, chain, response, outcome)
+        outcomes.append(outcome)
+    return TurnResult(chain, outcomes)
+
+
+def accept(
+    slot: Slot,
+    prior: list[content_pb2.ContextSection],
+    response: context_pb2.ContextContribution,
+    outcome: Outcome,
+) -> list[content_pb2.ContextSection]:
+    """Apply the kernel's checks to one response; return the chain that goes on."""
+    ours = [s for s in response.sections if s.provider == slot.name]
+    foreign = [s for s in response.sections if s.provider != slot.name]
+    if not slot.compactor and foreign != prior:
+        outcome.error_category = "scope_violation"
+        outcome.problems.append("response changed other providers' sections; discarded")
+        return prior
+    kept: list[content_pb2.ContextSection] = []
+    total = 0
+    for section in ours:
+        if not section.label:
+            outcome.problems.append("section without a label rejected")
+            continue
+        if any(b.WhichOneof("block") != "text" for b in section.content):
+            outcome.problems.append(f"{section.label}: non-text content rejected")
+            continue
+        recount = kernel_token_count(list(section.content))
+        if recount != section.tokens:
+            outcome.problems.append(
+                f"{section.label}: reported {section.tokens} tokens, kernel counts {recount}"
+            )
+        if recount > slot.budget or total + recount > slot.budget:
+            outcome.error_category = "budget_exceeded"
+            outcome.problems.append(
+                f"{section.label}: {recount} tokens over the budget of {slot.budget}; dropped"
+            )
+            continue
+        total += recount
+        kept.append(section)
+        outcome.recounts.append(recount)
+    outcome.accepted = kept
+    return [*prior, *kept] if not slot.compactor else [*foreign, *kept]
+
+
+def assemble_prompt(chain: Sequence[content_pb2.ContextSection]) -> str:
+    """Each section inside a labelled boundary, in chain order."""
+    parts = []
+    for section in chain:
+        label = section.label.replace('"', "'")
+        parts.append(
+            f'<context provider="{section.provider}" label="{label}">\n'
+            f"{section_text(section).rstrip()}\n</context>"
+        )
+    return "\n\n".join(parts) + ("\n" if parts else "")

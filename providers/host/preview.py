@@ -1,0 +1,101 @@
+"""The main job: ``python -m providers preview DIR``.
+
+Launches every provider declared in ``DIR/agent.hcl`` as a real process
+through the reference host, runs a short scripted session (turn 1 touches
+nothing, later turns touch files; ``DIR/.preview-session.json`` may script
+it), and prints the assembled prompt of each turn, a table per turn and the
+warnings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import uuid
+from pathlib import Path
+from typing import Any, TextIO
+
+from providers.core.types import ContextRequest, ModelTarget
+from providers.host.agent_config import ConfigError, load_agent_config
+from providers.host.chain import TurnResult, run_turn
+from providers.host.session import open_session
+
+DEFAULT_TURNS: list[dict[str, Any]] = [{"files_touched": []}]
+PREVIEW_MODEL = ModelTarget("preview-model", context_window=200_000, effective_ceiling=180_000)
+
+
+def load_turns(directory: Path) -> list[list[str]]:
+    script = directory / ".preview-session.json"
+    data: Any = {"turns": DEFAULT_TURNS}
+    if script.is_file():
+        data = json.loads(script.read_text(encoding="utf-8"))
+    return [list(turn.get("files_touched", [])) for turn in data.get("turns", DEFAULT_TURNS)]
+
+
+def render_table(result: TurnResult) -> str:
+    rows = [("provider", "label", "tokens/budget", "stability", "truncated")]
+    for outcome in result.outcomes:
+        accepted = {id(s) for s in outcome.accepted}
+        sections = [s for s in result.chain if id(s) in accepted]
+        if not sections:
+            status = outcome.error_category or "nothing"
+            rows.append((outcome.name, f"({status})", f"0/{outcome.budget}", "-", "-"))
+        for section, recount in zip(sections, outcome.recounts, strict=False):
+            rows.append(
+                (
+                    outcome.name,
+                    section.label,
+                    f"{recount}/{outcome.budget}",
+                    "static" if section.stability == 1 else "dynamic",
+                    "yes" if section.truncated else "no",
+                )
+            )
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def run(directory: Path, out: TextIO) -> int:
+    directory = directory.resolve()
+    try:
+        config = load_agent_config(directory / "agent.hcl")
+    except ConfigError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    logs: list[str] = []
+    with open_session(
+        config, ceilings=(PREVIEW_MODEL.effective_ceiling,), log_sink=logs.append
+    ) as session:
+        session_id = str(uuid.uuid4())
+        for number, touched in enumerate(load_turns(directory), start=1):
+            request = ContextRequest(
+                token_budget=0,
+                working_directory=str(directory),
+                model_target=PREVIEW_MODEL,
+                files_touched=tuple(touched),
+                session_id=session_id,
+                turn_id=f"turn-{number}",
+            )
+            result = run_turn(session.slots, request)
+            out.write(f"{'=' * 30} turn {number} {'=' * 30}\n")
+            out.write(f"files_touched: {', '.join(touched) or '(none)'}\n\n")
+            out.write(result.prompt() + "\n")
+            out.write(render_table(result) + "\n")
+            problems = [f"{o.name}: {p}" for o in result.outcomes for p in o.problems]
+            for line in problems:
+                out.write(f"! {line}\n")
+            out.write("\n")
+        if logs:
+            out.write("provider logs:\n" + "".join(f"  {line}\n" for line in logs))
+        out.write("warnings:\n")
+        out.write("".join(f"  - {w}\n" for w in session.warnings) or "  (none)\n")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m providers preview")
+    parser.add_argument("directory", type=Path, help="a repository with an agent.hcl")
+    args = parser.parse_args(argv)
+    return run(args.directory, sys.stdout)

@@ -1,0 +1,132 @@
+"""Bring-up as wire-contract.md orders it: launch -> Describe -> GetCapabilities ->
+decode the provider block against config_schema -> Configure; then turns.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from providers._gen.pluggableharness.common.v1 import common_pb2
+from providers._gen.pluggableharness.context.v1 import context_pb2
+from providers.core.config import resolve_config
+from providers.core.errors import ProviderError
+from providers.core.types import AttrType, ConfigAttribute
+from providers.goplugin.convert import attr_type_name, config_to_proto, stability_from_proto
+from providers.goplugin.status import context_error_from
+from providers.host.agent_config import (
+    AgentConfig,
+    budget_sum_warning,
+    resolve_command,
+    stability_order_warning,
+)
+from providers.host.callback_server import KernelCallbacks
+from providers.host.chain import Slot
+from providers.host.launcher import LaunchError, PluginProcess
+
+RPC_TIMEOUT_S = 10.0
+
+
+@dataclass
+class Session:
+    slots: list[Slot] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def close(self) -> None:
+        for slot in self.slots:
+            slot.plugin.close()
+
+
+def schema_from_proto(attributes: Any) -> tuple[ConfigAttribute, ...]:
+    return tuple(
+        ConfigAttribute(
+            a.name,
+            AttrType(attr_type_name(a.type)),
+            a.description,
+            required=a.required,
+            object_attributes=schema_from_proto(a.object_attributes),
+        )
+        for a in attributes
+    )
+
+
+def bring_up(
+    declaration_name: str,
+    command: list[str],
+    block: Mapping[str, Any],
+    *,
+    log_sink: Callable[[str], None] | None = None,
+) -> Slot:
+    """Launch and configure one provider; raises LaunchError with the reason."""
+    callbacks = KernelCallbacks(label=declaration_name, log_sink=log_sink)
+    plugin = PluginProcess.launch(command, local_name=declaration_name, callbacks=callbacks)
+    try:
+        producer = plugin.stub.Describe(
+            context_pb2.DescribeRequest(), timeout=RPC_TIMEOUT_S
+        ).producer
+        if producer.category != common_pb2.CATEGORY_CONTEXT:
+            raise LaunchError(f"{declaration_name}: not a context provider")
+        caps = plugin.stub.GetCapabilities(
+            context_pb2.GetCapabilitiesRequest(), timeout=RPC_TIMEOUT_S
+        ).capabilities
+        try:
+            resolve_config(schema_from_proto(caps.config_schema.attributes), block)
+        except ProviderError as error:
+            raise LaunchError(f'provider "{declaration_name}" block: {error.message}') from error
+        try:
+            plugin.stub.Configure(config_to_proto(dict(block)), timeout=RPC_TIMEOUT_S)
+        except grpc.RpcError as call:
+            detail = context_error_from(call)
+            raise LaunchError(
+                f"{declaration_name}: Configure failed: {detail.message if detail else call}"
+            ) from call
+    except BaseException:
+        plugin.close()
+        raise
+    budget = block.get("token_budget", caps.default_token_budget)
+    stability = stability_from_proto(caps.stability)
+    return Slot(
+        plugin,
+        int(budget),
+        stability.value if stability else "unspecified",
+        caps.compactor,
+    )
+
+
+@contextlib.contextmanager
+def open_session(
+    config: AgentConfig,
+    *,
+    ceilings: tuple[int, ...] = (),
+    log_sink: Callable[[str], None] | None = None,
+) -> Iterator[Session]:
+    """Every declared, installed provider brought up; closed on exit."""
+    session = Session()
+    try:
+        for declaration in config.providers:
+            command = resolve_command(declaration, config.dev_overrides)
+            if command is None:
+                session.warnings.append(
+                    f'provider "{declaration.local_name}" ({declaration.source}) is declared '
+                    "but not installed; skipped"
+                )
+                continue
+            try:
+                session.slots.append(
+                    bring_up(declaration.local_name, command, declaration.block, log_sink=log_sink)
+                )
+            except (LaunchError, grpc.RpcError) as exc:
+                session.warnings.append(f'provider "{declaration.local_name}" not started: {exc}')
+        for warning in (
+            budget_sum_warning([s.budget for s in session.slots], ceilings),
+            stability_order_warning([(s.name, s.stability) for s in session.slots]),
+        ):
+            if warning:
+                session.warnings.append(warning)
+        yield session
+    finally:
+        session.close()
