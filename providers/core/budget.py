@@ -118,7 +118,13 @@ def estimate(texts: Sequence[str]) -> int:
 def _largest_fitting(
     texts_for: Callable[[int], tuple[str, ...]], upper: int, target: int
 ) -> int | None:
-    """Binary search on the local estimate for the largest k in [0, upper] that fits."""
+    """Binary search on the local estimate for the largest k in [0, upper] that fits.
+
+    Everything is tried first: with nothing left out there is no closing note,
+    so the full rendering can be cheaper than a partial one.
+    """
+    if estimate(texts_for(upper)) <= target:
+        return upper
     if estimate(texts_for(0)) > target:
         return None
     lo, hi = 0, upper

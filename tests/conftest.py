@@ -1,0 +1,85 @@
+"""Shared fixtures: copies of sample_repo (optionally as a real git repository), plugin commands."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_REPO = REPO_ROOT / "sample_repo"
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.com",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.com",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {**os.environ, **GIT_ENV}
+    result = subprocess.run(
+        ["git", "-c", "init.defaultBranch=main", "-C", str(repo), *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    return result.stdout
+
+
+def copy_sample(destination: Path, *, as_git: bool = False) -> Path:
+    repo = destination / "sample_repo"
+    shutil.copytree(SAMPLE_REPO, repo)
+    if as_git:
+        git(repo, "init", "-q")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "initial")
+    return repo
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    """A fresh copy of sample_repo (plain files)."""
+    return copy_sample(tmp_path)
+
+
+@pytest.fixture
+def sample_git(tmp_path: Path) -> Path:
+    """A fresh copy of sample_repo as a git repository with one commit."""
+    return copy_sample(tmp_path, as_git=True)
+
+
+def script(name: str) -> str:
+    """The installed console script for a provider (what the kernel would execute)."""
+    for directory in (sysconfig.get_path("scripts"), os.path.dirname(sys.executable)):
+        candidate = Path(directory) / name
+        if candidate.exists():
+            return str(candidate)
+    found = shutil.which(name)
+    if found is None:
+        pytest.fail(f"{name} is not installed: run pip install -e .")
+    return found
+
+
+@pytest.fixture
+def repo_conventions_command() -> list[str]:
+    return [script("context-repo-conventions")]
+
+
+@pytest.fixture
+def chdir_tmp(tmp_path: Path) -> Iterator[Path]:
+    old = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        yield tmp_path
+    finally:
+        os.chdir(old)
