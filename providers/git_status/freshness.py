@@ -1,0 +1,128 @@
+"""Has the repository changed since the last snapshot? Answered without running git.
+
+Two signals, either one means "recompute":
+
+1. the file watchers (``core.watch``), one per root: the working tree, plus
+   the git dir and common dir when they live elsewhere (linked worktrees,
+   submodules). Overflow or a dead watcher means "assume changed", every turn.
+2. a stat guard that covers the watcher's latency (a change shows up tens of
+   milliseconds late): ``HEAD``, the index, the current branch's ref file,
+   ``packed-refs``, and the request's ``files_touched``. A touched path never
+   seen before counts as changed when it was modified after the last snapshot
+   began (less a margin for coarse file-system clocks) or does not exist.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Protocol
+
+from providers.core.watch import Changes, ChangeWatcher
+from providers.git_status.git import Layout
+
+StatKey = tuple[int, int, int, int] | None
+
+_CLOCK_MARGIN_NS = 100_000_000
+"""File mtimes come from a coarse kernel clock; treat this much before a snapshot as after."""
+
+_MAX_KNOWN = 10_000
+
+
+class Watcher(Protocol):
+    """What :class:`~providers.core.watch.ChangeWatcher` offers; tests inject their own."""
+
+    def start(self, timeout: float = 5.0) -> bool: ...
+
+    def drain(self) -> Changes: ...
+
+    def stop(self) -> None: ...
+
+
+WatcherFactory = Callable[[Path], Watcher]
+
+
+def default_watcher(root: Path) -> Watcher:
+    return ChangeWatcher(root)
+
+
+def watch_roots(layout: Layout) -> tuple[Path, ...]:
+    """The fewest directories whose recursive watch covers the tree and all of git's state."""
+    candidates = sorted(
+        {p for p in (layout.toplevel, layout.git_dir, layout.common_dir) if p is not None}
+    )
+    roots: list[Path] = []
+    for path in candidates:  # sorted: a parent comes before anything inside it
+        if not any(path.is_relative_to(root) for root in roots):
+            roots.append(path)
+    return tuple(roots)
+
+
+class Freshness:
+    """Per repository: watchers plus the stat guard; ``changed()`` once per turn."""
+
+    def __init__(self, layout: Layout, factory: WatcherFactory | None) -> None:
+        self._layout = layout
+        self._watchers: list[Watcher] = []
+        if factory is not None:
+            for root in watch_roots(layout):
+                watcher = factory(root)
+                self._watchers.append(watcher)
+                watcher.start()
+        self._guard: tuple[StatKey, ...] | None = None
+        self._known: dict[Path, StatKey] = {}
+        self._since_ns = 0
+        self._dirty = True
+
+    def changed(self, touched: Iterable[Path], branch: str | None) -> bool:
+        """Whether to take a new snapshot; call right before taking it (drains the watchers)."""
+        drained = [watcher.drain() for watcher in self._watchers]
+        result = self._dirty or not self._watchers or any(c.any for c in drained)
+        guard = self._guard_key(branch)
+        if guard != self._guard:
+            result = True
+        if self._touched_changed(touched):
+            result = True
+        self._guard = guard
+        if result:
+            self._since_ns = time.time_ns()
+        self._dirty = False
+        return result
+
+    def invalidate(self) -> None:
+        """The last snapshot failed or is gone: the next turn must recompute."""
+        self._dirty = True
+
+    def stop(self) -> None:
+        for watcher in self._watchers:
+            watcher.stop()
+
+    def _guard_key(self, branch: str | None) -> tuple[StatKey, ...]:
+        git_dir, common = self._layout.git_dir, self._layout.common_dir
+        paths = [git_dir / "HEAD", git_dir / "index", common / "packed-refs"]
+        if branch is not None:
+            paths.append(common / "refs" / "heads" / branch)
+        return tuple(_stat_key(path) for path in paths)
+
+    def _touched_changed(self, touched: Iterable[Path]) -> bool:
+        changed = False
+        if len(self._known) > _MAX_KNOWN:
+            self._known.clear()
+        for path in touched:
+            key = _stat_key(path)
+            if path in self._known:
+                changed = changed or self._known[path] != key
+            else:
+                changed = changed or key is None or key[3] >= self._since_ns - _CLOCK_MARGIN_NS
+            self._known[path] = key
+        return changed
+
+
+def _stat_key(path: Path) -> StatKey:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)

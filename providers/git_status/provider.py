@@ -1,0 +1,110 @@
+"""The git status provider: one dynamic section, fresh every turn, cheap when nothing changed.
+
+Steps per Contribute: validate the request -> find the repository (one
+``git rev-parse`` per working directory, cached) -> :class:`RepoTracker`
+decides whether anything changed and renders within the budget. A directory
+outside every repository contributes nothing; git failures are
+``source_unavailable`` for this turn only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from providers.core.budget import TokenCounter
+from providers.core.identity import published_identity
+from providers.core.request import checked_working_directory
+from providers.core.types import (
+    Capabilities,
+    ContextRequest,
+    Contribution,
+    Identity,
+    Stability,
+)
+from providers.git_status.freshness import WatcherFactory, default_watcher
+from providers.git_status.git import Git, NotARepository
+from providers.git_status.settings import DEFAULT_TOKEN_BUDGET, SCHEMA, Settings, settings_from
+from providers.git_status.tracker import RepoTracker
+
+NAME = "git-status"
+
+
+class GitStatusProvider:
+    """Implements :class:`providers.core.provider.ContextProvider`.
+
+    ``watcher_factory`` builds a watcher per watched root (tests inject their
+    own); ``environ`` is the environment git runs with (default: ours).
+    """
+
+    def __init__(
+        self,
+        *,
+        watcher_factory: WatcherFactory = default_watcher,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        self._watcher_factory = watcher_factory
+        self._environ = environ
+        self._settings: Settings | None = None
+        self._git: Git | None = None
+        self._tracker: RepoTracker | None = None
+
+    def identity(self) -> Identity:
+        return published_identity(NAME)
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(
+            default_token_budget=DEFAULT_TOKEN_BUDGET,
+            stability=Stability.DYNAMIC,
+            config_schema=SCHEMA,
+        )
+
+    def configure(self, config: Mapping[str, Any]) -> None:
+        """Check the config (the git executable must exist) and drop every cache."""
+        settings = settings_from(config)
+        self.close()
+        self._settings = settings
+        self._git = Git(settings.git, timeout_ms=settings.timeout_ms, environ=self._environ)
+
+    def collect(self, request: ContextRequest, counter: TokenCounter) -> Contribution:
+        working_directory = checked_working_directory(request)
+        if request.token_budget == 0:
+            return Contribution()
+        settings, git = self._configured()
+        tracker = self._tracker_for(working_directory.resolve(), settings, git)
+        if tracker is None:
+            return Contribution()
+        model_id = request.model_target.id if request.model_target is not None else ""
+        try:
+            return tracker.contribute(
+                request.token_budget, model_id, request.files_touched, counter
+            )
+        except NotARepository:  # the repository went away since it was found
+            self.close()
+            return Contribution()
+
+    def close(self) -> None:
+        """Stop watching; the next collect starts afresh."""
+        if self._tracker is not None:
+            self._tracker.stop()
+            self._tracker = None
+
+    def _configured(self) -> tuple[Settings, Git]:
+        """Settings and git, with the defaults when the kernel sent no Configure."""
+        if self._settings is None or self._git is None:
+            self.configure({})
+            return self._configured()
+        return self._settings, self._git
+
+    def _tracker_for(
+        self, working_directory: Path, settings: Settings, git: Git
+    ) -> RepoTracker | None:
+        if self._tracker is not None and self._tracker.working_directory == working_directory:
+            return self._tracker
+        self.close()
+        layout = git.discover(working_directory)
+        if layout is None or (layout.toplevel is None and not layout.bare):
+            return None  # no repository, or a working directory inside a .git dir
+        self._tracker = RepoTracker(working_directory, layout, git, settings, self._watcher_factory)
+        return self._tracker

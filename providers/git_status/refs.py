@@ -1,0 +1,98 @@
+"""The repository's default branch: ``origin/HEAD``, else ``main``/``master`` when present.
+
+Read straight from the ref files (a symbolic ref is always a loose file;
+branches may be loose or in ``packed-refs``), so it costs stats, not a
+process. :func:`refs_key` says when to look again. A reftable ref store has
+no such files: the caller then asks ``git for-each-ref`` and hands the
+output to :func:`default_branch_from_listing`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ORIGIN_HEAD = "refs/remotes/origin/HEAD"
+CANDIDATES = ("main", "master")
+REF_PATTERNS = (ORIGIN_HEAD, *(f"refs/heads/{name}" for name in CANDIDATES))
+"""What to ask ``git for-each-ref`` for on a reftable repository."""
+
+_REMOTE_PREFIX = "refs/remotes/origin/"
+_KEY_FILES = (
+    "packed-refs",
+    ORIGIN_HEAD,
+    *(f"refs/heads/{name}" for name in CANDIDATES),
+    "reftable/tables.list",
+)
+
+RefsKey = tuple[tuple[int, int, int] | None, ...]
+
+
+def refs_key(common_dir: Path) -> RefsKey:
+    """Identity (inode, size, mtime) of every file the answer depends on; equal key, same answer."""
+    key: list[tuple[int, int, int] | None] = []
+    for name in _KEY_FILES:
+        try:
+            st = os.stat(common_dir / name)
+        except OSError:
+            key.append(None)
+        else:
+            key.append((st.st_ino, st.st_size, st.st_mtime_ns))
+    return tuple(key)
+
+
+def uses_reftable(common_dir: Path) -> bool:
+    return (common_dir / "reftable").is_dir()
+
+
+def default_branch_from_files(common_dir: Path) -> str | None:
+    """The default branch by the files-backend layout, or None when there is no sign of one."""
+    target = _symref_target(common_dir / ORIGIN_HEAD)
+    if target is not None and target.startswith(_REMOTE_PREFIX):
+        return target.removeprefix(_REMOTE_PREFIX)
+    packed = _packed_ref_names(common_dir / "packed-refs")
+    for name in CANDIDATES:
+        ref = f"refs/heads/{name}"
+        if (common_dir / ref).is_file() or ref in packed:
+            return name
+    return None
+
+
+def default_branch_from_listing(output: bytes) -> str | None:
+    """The same answer from ``for-each-ref --format=%(refname)%00%(symref)`` output."""
+    symrefs: dict[str, str] = {}
+    for line in output.decode("utf-8", "replace").split("\n"):
+        name, _, target = line.partition("\0")
+        if name:
+            symrefs[name] = target
+    target = symrefs.get(ORIGIN_HEAD, "")
+    if target.startswith(_REMOTE_PREFIX):
+        return target.removeprefix(_REMOTE_PREFIX)
+    for name in CANDIDATES:
+        if f"refs/heads/{name}" in symrefs:
+            return name
+    return None
+
+
+def _symref_target(path: Path) -> str | None:
+    try:
+        data = path.read_bytes()[:4096]
+    except OSError:
+        return None
+    text = data.decode("utf-8", "replace").strip()
+    return text.removeprefix("ref:").strip() if text.startswith("ref:") else None
+
+
+def _packed_ref_names(path: Path) -> frozenset[str]:
+    """Names of the candidate branches found in ``packed-refs`` (``<sha> <refname>`` lines)."""
+    wanted = {f"refs/heads/{name}".encode() for name in CANDIDATES}
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return frozenset()
+    found = set()
+    for line in data.split(b"\n"):
+        _, _, name = line.partition(b" ")
+        if name in wanted:
+            found.add(name.decode())
+    return frozenset(found)

@@ -1,0 +1,109 @@
+"""One repository state, gathered with as few git processes as possible.
+
+Steps: ``git status`` (always, one process) -> operation markers (file reads)
+-> default branch (file reads, only when the ref files changed) -> recent
+commits (``git log``, only when HEAD moved). So a turn after an edit costs
+one process; a turn after a commit costs two.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from providers.core.errors import ErrorCategory, ProviderError
+from providers.git_status.git import Git, Layout
+from providers.git_status.history import Commit, parse_log
+from providers.git_status.operation import Operation, read_operations
+from providers.git_status.porcelain import PorcelainError, Status, parse
+from providers.git_status.refs import (
+    REF_PATTERNS,
+    RefsKey,
+    default_branch_from_files,
+    default_branch_from_listing,
+    refs_key,
+    uses_reftable,
+)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the section is rendered from; equal snapshots render byte-identically.
+
+    ``status`` is None for a bare repository, whose ``bare_head`` names the
+    branch HEAD points at.
+    """
+
+    status: Status | None
+    operations: tuple[Operation, ...] = ()
+    default_branch: str | None = None
+    commits: tuple[Commit, ...] = ()
+    bare_head: str | None = None
+
+
+class Snapshotter:
+    """Takes snapshots of one repository, caching what only changes with refs or HEAD."""
+
+    def __init__(self, git: Git, layout: Layout, *, untracked: str, recent_commits: int) -> None:
+        self._git = git
+        self._layout = layout
+        self._untracked = untracked
+        self._recent = recent_commits
+        self._refs_key: RefsKey | None = None
+        self._default_branch: str | None = None
+        self._log_head: str | None = None
+        self._commits: tuple[Commit, ...] = ()
+
+    def take(self) -> Snapshot:
+        layout = self._layout
+        if layout.toplevel is None:
+            return self._bare()
+        try:
+            status = parse(self._git.status(layout.toplevel, untracked=self._untracked))
+        except PorcelainError as exc:
+            raise ProviderError(
+                ErrorCategory.UNKNOWN, f"unexpected git status output: {exc}"
+            ) from exc
+        return Snapshot(
+            status=status,
+            operations=read_operations(layout.git_dir),
+            default_branch=self._default(),
+            commits=self._recent_commits(layout.toplevel, status.branch.oid),
+        )
+
+    def _bare(self) -> Snapshot:
+        head = _symbolic_head(self._layout.git_dir)
+        oid = self._git.head_oid(self._layout.git_dir)
+        commits = self._recent_commits(self._layout.git_dir, oid)
+        return Snapshot(None, default_branch=self._default(), commits=commits, bare_head=head)
+
+    def _default(self) -> str | None:
+        common = self._layout.common_dir
+        key = refs_key(common)
+        if key != self._refs_key:
+            if uses_reftable(common):
+                listing = self._git.for_each_ref(common, *REF_PATTERNS)
+                self._default_branch = default_branch_from_listing(listing)
+            else:
+                self._default_branch = default_branch_from_files(common)
+            self._refs_key = key
+        return self._default_branch
+
+    def _recent_commits(self, cwd: Path, head: str | None) -> tuple[Commit, ...]:
+        if head is None or self._recent <= 0:
+            return ()
+        if head != self._log_head:
+            self._commits = parse_log(self._git.log(cwd, self._recent))
+            self._log_head = head
+        return self._commits
+
+
+def _symbolic_head(git_dir: Path) -> str | None:
+    """The branch a bare repository's HEAD names (``ref: refs/heads/x``), if any."""
+    try:
+        text = (git_dir / "HEAD").read_bytes()[:4096].decode("utf-8", "replace").strip()
+    except OSError:
+        return None
+    if not text.startswith("ref:"):
+        return None
+    return text.removeprefix("ref:").strip().removeprefix("refs/heads/")
