@@ -1,0 +1,19 @@
+"""scoped docs: the nested docs and rule files that govern the files the agent touches.
+
+Exports ``ScopedDocsProvider``, imported lazily so that the plugin's
+handshake is not delayed by markdown-it and pathspec.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["ScopedDocsProvider"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ScopedDocsProvider":
+        from providers.scoped_docs.provider import ScopedDocsProvider
+
+        return ScopedDocsProvider
+    raise AttributeError(name)

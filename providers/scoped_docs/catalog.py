@@ -1,0 +1,240 @@
+"""Rule discovery: which doc files exist, loaded once and re-read only when they change.
+
+Two kinds of source. Rule directories (``.cursor/rules`` and friends) are
+listed whole at discovery. Nested convention files (``src/auth/AGENTS.md``)
+are looked up lazily, one directory at a time, for the directories above the
+paths the agent touches; a directory never touched is never looked at.
+
+Every refresh compares each file's :class:`FileKey` (a stat, no read) with the
+one it was loaded at, so only files that really changed are read again. The
+methods return the repo-relative paths whose rule changed (added, edited,
+removed), which is what matching needs to redo.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path, PurePosixPath
+
+from providers.core.paths import confine
+from providers.core.sources import FileKey, stat_key
+from providers.scoped_docs.dialects import Dialect
+from providers.scoped_docs.rules import (
+    Loaded,
+    Problem,
+    Reader,
+    Rule,
+    default_reader,
+    load_nested,
+    load_rule,
+)
+
+log = logging.getLogger(__name__)
+
+MAX_RULE_FILES = 5_000
+"""Files taken from one rule directory; more is a misconfiguration, not a rule set."""
+
+_ABSENT = object()
+
+_Load = Callable[[str], Loaded]
+
+
+class Catalog:
+    """The rules and problems found under one repository root."""
+
+    def __init__(
+        self,
+        root: Path,
+        rule_dirs: Mapping[str, Dialect],
+        nested_names: Sequence[str],
+        reader: Reader = default_reader,
+    ) -> None:
+        self.root = root
+        self.rule_dirs = dict(rule_dirs)
+        self.nested_names = tuple(nested_names)
+        self._reader = reader
+        self.rules: dict[str, Rule] = {}
+        self.problems: dict[str, Problem] = {}
+        self._keys: dict[str, FileKey | None] = {}
+        self._dir_files: dict[str, tuple[str, ...]] = {}
+        self._nested_dirs: dict[str, tuple[str, ...]] = {}
+        self._nested_prefixes: set[str] = set()
+        self.version = 0
+        """Bumped whenever a rule or problem changes: the provider's cache key."""
+
+    # -- rule directories -------------------------------------------------
+
+    def scan_rule_dirs(self, dirs: Iterable[str] | None = None) -> set[str]:
+        """(Re)list rule directories (all by default); load what is new or changed."""
+        changed: set[str] = set()
+        for directory in sorted(self.rule_dirs if dirs is None else dirs):
+            dialect = self.rule_dirs[directory]
+            files = self._list_rule_dir(directory, dialect)
+            for gone in set(self._dir_files.get(directory, ())) - set(files):
+                changed |= self._forget(gone)
+            self._dir_files[directory] = files
+            for rel in files:
+                changed |= self._load_if_changed(rel, self._rule_loader(dialect))
+        return changed
+
+    def _rule_loader(self, dialect: Dialect) -> _Load:
+        return lambda rel: load_rule(self.root, rel, dialect, self._reader)
+
+    def _list_rule_dir(self, directory: str, dialect: Dialect) -> tuple[str, ...]:
+        top = self.root / directory
+        dir_problem = f"{directory}/"
+        if os.path.lexists(top) and confine(self.root, top) is None:
+            note = f"{directory}/: not read (resolves outside the repository)"
+            self._set_problem(dir_problem, Problem(dir_problem, note))
+            return ()
+        self._set_problem(dir_problem, None)
+        if not os.path.isdir(top):
+            return ()
+        found: list[str] = []
+        for current, subdirs, filenames in os.walk(top, followlinks=False):
+            subdirs.sort()
+            base = PurePosixPath(Path(current).relative_to(self.root).as_posix())
+            found.extend(str(base / name) for name in sorted(filenames) if dialect.accepts(name))
+            if len(found) > MAX_RULE_FILES:
+                log.warning(
+                    "%s holds over %d rule files; using the first", directory, MAX_RULE_FILES
+                )
+                found = found[:MAX_RULE_FILES]
+                break
+        return tuple(found)
+
+    # -- nested convention files ------------------------------------------
+
+    def nested_rules(self, directory: str) -> list[Rule]:
+        """The nested convention files in ``directory`` (repo-relative, not the root)."""
+        if directory not in self._nested_dirs:
+            self._lookup_nested(directory)
+        return [self.rules[p] for p in self._nested_dirs[directory] if p in self.rules]
+
+    def _lookup_nested(self, directory: str) -> set[str]:
+        present = [
+            f"{directory}/{name}"
+            for name in self.nested_names
+            if os.path.lexists(self.root / directory / name)
+        ]
+        changed: set[str] = set()
+        for rel in set(self._nested_dirs.get(directory, ())) - set(present):
+            changed |= self._forget(rel)
+        if any(self._keys.get(rel, _ABSENT) != self._stat(rel) for rel in present):
+            # Duplicates are judged across the directory: reload all of it together.
+            for rel in present:
+                self._keys.pop(rel, None)
+            for rel in present:
+                changed |= self._load_if_changed(rel, self._nested)
+        self._nested_dirs[directory] = tuple(present)
+        parts = PurePosixPath(directory).parts
+        self._nested_prefixes.update("/".join(parts[: i + 1]) for i in range(len(parts)))
+        return changed
+
+    def _nested(self, rel: str) -> Loaded:
+        loaded = load_nested(self.root, rel, self._reader)
+        if isinstance(loaded, Rule) and self._duplicate(loaded):
+            log.debug("%s repeats another convention file in its directory; skipped", rel)
+            return None
+        return loaded
+
+    def _duplicate(self, rule: Rule) -> bool:
+        """Same text as an earlier name in the same directory (CLAUDE.md -> AGENTS.md)."""
+        directory = rule.subtree or ""
+        for name in self.nested_names:
+            rel = f"{directory}/{name}"
+            if rel == rule.path:
+                return False
+            other = self.rules.get(rel)
+            if other is not None and other.text == rule.text:
+                return True
+        return False
+
+    # -- change handling --------------------------------------------------
+
+    def apply_changes(self, paths: Iterable[str]) -> set[str]:
+        """Refresh only what the watcher's changed absolute ``paths`` can affect."""
+        rule_dirs: set[str] = set()
+        nested_dirs: set[str] = set()
+        for raw in paths:
+            rel = self._relative(raw)
+            if rel is None:
+                continue
+            rule_dirs.update(d for d in self.rule_dirs if _related(rel, d))
+            parent = PurePosixPath(rel).parent.as_posix()
+            if PurePosixPath(rel).name in self.nested_names and parent in self._nested_dirs:
+                nested_dirs.add(parent)
+            if rel in self._nested_prefixes:
+                nested_dirs.update(
+                    d for d in self._nested_dirs if d == rel or d.startswith(rel + "/")
+                )
+        changed = self.scan_rule_dirs(rule_dirs) if rule_dirs else set()
+        for directory in sorted(nested_dirs):
+            changed |= self._lookup_nested(directory)
+        return changed
+
+    def refresh_all(self) -> set[str]:
+        """Re-check everything (watcher overflow or not running): stats, reads only on change."""
+        changed = self.scan_rule_dirs()
+        for directory in sorted(self._nested_dirs):
+            changed |= self._lookup_nested(directory)
+        return changed
+
+    def _relative(self, raw: str) -> str | None:
+        try:
+            rel = Path(raw).relative_to(self.root)
+        except ValueError:
+            return None
+        return rel.as_posix() if rel.parts else None
+
+    # -- loading ----------------------------------------------------------
+
+    def _stat(self, rel: str) -> FileKey | None:
+        return stat_key(self.root, self.root / rel)
+
+    def _load_if_changed(self, rel: str, load: _Load) -> set[str]:
+        key = self._stat(rel)
+        if rel in self._keys and key is not None and self._keys[rel] == key:
+            return set()
+        before = self.rules.get(rel, self.problems.get(rel, _ABSENT))
+        self._store(rel, load(rel))
+        self._keys[rel] = key
+        after = self.rules.get(rel, self.problems.get(rel, _ABSENT))
+        if after == before:
+            return set()
+        self.version += 1
+        return {rel}
+
+    def _set_problem(self, rel: str, problem: Problem | None) -> None:
+        if self.problems.get(rel) == problem:
+            return
+        self.version += 1
+        if problem is None:
+            self.problems.pop(rel, None)
+        else:
+            self.problems[rel] = problem
+
+    def _store(self, rel: str, loaded: Loaded) -> None:
+        self.rules.pop(rel, None)
+        self.problems.pop(rel, None)
+        if isinstance(loaded, Rule):
+            self.rules[rel] = loaded
+        elif isinstance(loaded, Problem):
+            self.problems[rel] = loaded
+
+    def _forget(self, rel: str) -> set[str]:
+        known = rel in self.rules or rel in self.problems
+        self.rules.pop(rel, None)
+        self.problems.pop(rel, None)
+        self._keys.pop(rel, None)
+        if not known:
+            return set()
+        self.version += 1
+        return {rel}
+
+
+def _related(a: str, b: str) -> bool:
+    """One path is the other or inside it (a change to ``.cursor`` touches ``.cursor/rules``)."""
+    return a == b or a.startswith(b + "/") or b.startswith(a + "/")

@@ -1,0 +1,150 @@
+"""Each tool's rule-file dialect: where its rules live and what its front matter means.
+
+Every dialect answers one question about a parsed front matter mapping: does
+this rule always apply, apply to some globs, or only when asked for by hand
+(which is not ours to inject)? Shapes we cannot read raise ``GlobError`` so
+the rule is reported rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from providers.scoped_docs.globs import GlobError, parse_globs
+
+
+class ScopeKind(enum.Enum):
+    ALWAYS = "always"
+    GLOBS = "globs"
+    MANUAL = "manual"
+    """Attached by hand or chosen by the model from its description: never injected."""
+
+
+@dataclass(frozen=True)
+class Scope:
+    kind: ScopeKind
+    patterns: tuple[str, ...] = ()
+
+
+ALWAYS = Scope(ScopeKind.ALWAYS)
+MANUAL = Scope(ScopeKind.MANUAL)
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """A rule directory's format: file suffixes, glob keys, and the scope rule."""
+
+    name: str
+    suffixes: tuple[str, ...]
+    glob_keys: tuple[str, ...]
+    interpret: Callable[[Mapping[str, Any]], Scope]
+
+    def accepts(self, filename: str) -> bool:
+        return any(filename.endswith(s) and len(filename) > len(s) for s in self.suffixes)
+
+
+def _flag(meta: Mapping[str, Any], key: str) -> bool | None:
+    value = meta.get(key)
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise GlobError(f"{key!r} must be true or false, got {value!r}")
+
+
+def _globs(meta: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    try:
+        return parse_globs(meta.get(key))
+    except GlobError as exc:
+        raise GlobError(f"{key!r}: {exc}") from None
+
+
+def _cursor(meta: Mapping[str, Any]) -> Scope:
+    """alwaysApply wins; else globs; else description-only or manual (not injected)."""
+    if _flag(meta, "alwaysApply"):
+        return ALWAYS
+    patterns = _globs(meta, "globs")
+    return Scope(ScopeKind.GLOBS, patterns) if patterns else MANUAL
+
+
+def _copilot(meta: Mapping[str, Any]) -> Scope:
+    """Without applyTo, Copilot only uses an instructions file when attached by hand."""
+    patterns = _globs(meta, "applyTo")
+    return Scope(ScopeKind.GLOBS, patterns) if patterns else MANUAL
+
+
+def _paths_or_always(meta: Mapping[str, Any]) -> Scope:
+    """Claude Code and Cline: ``paths`` scopes a rule; without it the rule always loads."""
+    patterns = _globs(meta, "paths")
+    return Scope(ScopeKind.GLOBS, patterns) if patterns else ALWAYS
+
+
+_WINDSURF_TRIGGERS = ("always_on", "glob", "model_decision", "manual")
+
+
+def _windsurf(meta: Mapping[str, Any]) -> Scope:
+    """``trigger`` decides; model_decision and manual rules are not ours to inject."""
+    trigger = meta.get("trigger")
+    patterns = _globs(meta, "globs")
+    if trigger is None:
+        return Scope(ScopeKind.GLOBS, patterns) if patterns else MANUAL
+    if trigger not in _WINDSURF_TRIGGERS:
+        raise GlobError(
+            f"'trigger' must be one of {', '.join(_WINDSURF_TRIGGERS)}, got {trigger!r}"
+        )
+    if trigger == "always_on":
+        return ALWAYS
+    if trigger == "glob":
+        if not patterns:
+            raise GlobError("'trigger: glob' without 'globs'")
+        return Scope(ScopeKind.GLOBS, patterns)
+    return MANUAL
+
+
+def _continue(meta: Mapping[str, Any]) -> Scope:
+    """alwaysApply true: always; false: only by globs; unset: globs if any, else always."""
+    always = _flag(meta, "alwaysApply")
+    if always:
+        return ALWAYS
+    patterns = _globs(meta, "globs")
+    if patterns:
+        return Scope(ScopeKind.GLOBS, patterns)
+    return MANUAL if always is False else ALWAYS
+
+
+def _generic(meta: Mapping[str, Any]) -> Scope:
+    """For configured directories: any of globs / paths / applyTo; none means always."""
+    if _flag(meta, "alwaysApply"):
+        return ALWAYS
+    patterns: tuple[str, ...] = ()
+    for key in ("globs", "paths", "applyTo"):
+        patterns += tuple(p for p in _globs(meta, key) if p not in patterns)
+    return Scope(ScopeKind.GLOBS, patterns) if patterns else ALWAYS
+
+
+DIALECTS: dict[str, Dialect] = {
+    d.name: d
+    for d in (
+        Dialect("cursor", (".mdc", ".md"), ("globs",), _cursor),
+        Dialect("copilot", (".instructions.md",), ("applyTo",), _copilot),
+        Dialect("claude", (".md",), ("paths",), _paths_or_always),
+        Dialect("cline", (".md", ".txt"), ("paths",), _paths_or_always),
+        Dialect("windsurf", (".md",), ("globs",), _windsurf),
+        Dialect("continue", (".md",), ("globs",), _continue),
+        Dialect("generic", (".md", ".mdc"), ("globs", "paths", "applyTo"), _generic),
+    )
+}
+"""Dialect names accepted in the ``rule_dirs`` config."""
+
+BUILTIN_RULE_DIRS: tuple[tuple[str, str], ...] = (
+    (".cursor/rules", "cursor"),
+    (".github/instructions", "copilot"),
+    (".claude/rules", "claude"),
+    (".clinerules", "cline"),
+    (".windsurf/rules", "windsurf"),
+    (".continue/rules", "continue"),
+)
+"""Repo-relative rule directories every harness we know of uses, with their dialect."""

@@ -1,0 +1,267 @@
+"""Rule globs: the many ways tools write them, read into one gitignore-style matcher.
+
+Tools write globs as a YAML string, a comma-separated string or a list, with
+brace alternatives (``*.{ts,tsx}``) that gitignore syntax lacks. We expand the
+braces ourselves, then let pathspec's ``GitIgnoreSpec`` do the matching, so a
+pattern without a slash matches at any depth, ``**`` spans directories and a
+later ``!pattern`` excludes what an earlier one included, exactly as in
+``.gitignore``. Paths are repo-relative POSIX strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import pathspec
+
+MAX_EXPANSIONS = 256
+"""Brace alternatives one pattern may expand to; beyond that it is kept literal."""
+
+_WILDCARDS = frozenset("*?[")
+
+
+class GlobError(ValueError):
+    """A glob value of the wrong shape (not a string or a list of strings)."""
+
+
+def parse_globs(value: object) -> tuple[str, ...]:
+    """Patterns from a front matter value: ``None``, a string, a comma string or a list.
+
+    Commas inside braces do not split (``*.{ts,tsx}`` stays one pattern).
+    Leading ``./`` is dropped; blank entries vanish.
+    """
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        items: list[object] = [value]
+    elif isinstance(value, list | tuple):
+        items = list(value)
+    else:
+        raise GlobError(f"expected a string or a list of strings, got {type(value).__name__}")
+    patterns: list[str] = []
+    for item in items:
+        if not isinstance(item, str):
+            raise GlobError(f"expected strings in the glob list, got {type(item).__name__}")
+        for part in _split_top_level_commas(item):
+            cleaned = _clean(part)
+            if cleaned and cleaned not in patterns:
+                patterns.append(cleaned)
+    return tuple(patterns)
+
+
+def _clean(pattern: str) -> str:
+    pattern = pattern.strip()
+    negated = pattern.startswith("!")
+    body = pattern[1:].lstrip() if negated else pattern
+    while body.startswith("./"):
+        body = body[2:]
+    if not body:
+        return ""
+    return "!" + body if negated else body
+
+
+def _split_top_level_commas(text: str) -> list[str]:
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    escaped = False
+    for i, ch in enumerate(text):
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch == "{":
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
+def expand_braces(pattern: str) -> list[str]:
+    """``a/*.{ts,tsx}`` -> ``["a/*.ts", "a/*.tsx"]``; nested braces too.
+
+    A brace group without a top-level comma, or an unbalanced one, stays
+    literal (as in bash); so does a pattern that would expand past
+    :data:`MAX_EXPANSIONS`.
+    """
+    expanded = _expand(pattern)
+    if expanded is None or len(expanded) > MAX_EXPANSIONS:
+        return [pattern]
+    seen: list[str] = []
+    for item in expanded:
+        if item not in seen:
+            seen.append(item)
+    return seen
+
+
+def _expand(pattern: str) -> list[str] | None:
+    group = _first_group(pattern)
+    if group is None:
+        return [pattern]
+    open_at, close_at, alternatives = group
+    head, tail = pattern[:open_at], pattern[close_at + 1 :]
+    tails = _expand(tail)
+    if tails is None:
+        return None
+    results: list[str] = []
+    for alternative in alternatives:
+        inner = _expand(alternative)
+        if inner is None:
+            return None
+        for middle in inner:
+            for rest in tails:
+                results.append(head + middle + rest)
+                if len(results) > MAX_EXPANSIONS:
+                    return None
+    return results
+
+
+def _first_group(pattern: str) -> tuple[int, int, list[str]] | None:
+    """The first balanced ``{...}`` holding a top-level comma: (open, close, alternatives)."""
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "{":
+            close = _matching_close(pattern, i)
+            if close is None:
+                return None
+            inner = pattern[i + 1 : close]
+            alternatives = _split_top_level_commas(inner)
+            if len(alternatives) > 1:
+                return i, close, alternatives
+            # No comma: literal braces; keep looking after them.
+            i = close + 1
+            continue
+        i += 1
+    return None
+
+
+def _matching_close(pattern: str, open_at: int) -> int | None:
+    depth = 0
+    i = open_at
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def specificity(pattern: str) -> tuple[int, int, int]:
+    """How narrowly ``pattern`` (one expanded pattern, no braces) picks paths; larger wins.
+
+    In order: literal leading directory segments of an anchored pattern (a
+    pattern without a slash floats, so it has none), then literal characters,
+    then fewer ``*``. ``src/auth/login.py`` > ``src/auth/*.py`` >
+    ``src/auth/**`` > ``src/**`` > ``*.py``; a nested ``src/auth/AGENTS.md``
+    scores as ``src/auth/**``.
+    """
+    body = pattern.lstrip("!").lstrip("/")
+    anchored = "/" in body.rstrip("/") or pattern.lstrip("!").startswith("/")
+    segments = [s for s in body.split("/") if s]
+    literal_segments = 0
+    if anchored:
+        for segment in segments:
+            if _WILDCARDS.intersection(segment):
+                break
+            literal_segments += 1
+    literal_chars = sum(1 for ch in body if ch not in "*?[]/")
+    stars = body.count("*")
+    return literal_segments, literal_chars, -stars
+
+
+@dataclass(frozen=True)
+class GlobMatch:
+    """Which pattern made a path match: as the author wrote it, and as expanded."""
+
+    written: str
+    expanded: str
+
+    @property
+    def specificity(self) -> tuple[int, int, int]:
+        return specificity(self.expanded)
+
+
+class GlobSet:
+    """A rule's patterns compiled once; ``match`` says which pattern decided."""
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        self.written: tuple[str, ...] = tuple(patterns)
+        lines: list[str] = []
+        origin: list[str] = []
+        for written in self.written:
+            negated = written.startswith("!")
+            body = written[1:] if negated else written
+            for one in expand_braces(body):
+                if one.startswith("#"):
+                    one = "\\" + one  # a leading "#" would make a gitignore comment
+                lines.append("!" + one if negated else one)
+                origin.append(written)
+        if lines and all(line.startswith("!") for line in lines):
+            # Only exclusions: read as "everything except these".
+            lines.insert(0, "**")
+            origin.insert(0, "**")
+        self._lines = tuple(lines)
+        self._origin = tuple(origin)
+        self._spec = pathspec.GitIgnoreSpec.from_lines(lines)
+        # One compiled pattern per line (no blank or comment lines reach here).
+        self._patterns = tuple(self._spec.patterns)
+        if len(self._patterns) != len(lines):  # pragma: no cover - pathspec changed shape
+            raise GlobError(f"could not compile patterns {self.written!r}")
+
+    def __bool__(self) -> bool:
+        return bool(self._lines)
+
+    def match(self, path: str) -> GlobMatch | None:
+        """The deciding pattern when ``path`` is included, else ``None``.
+
+        When several inclusions cover the path (and no later exclusion undoes
+        them), the most specific one is reported: the label names it and the
+        ordering scores it.
+        """
+        if self._spec.check_file(path).include is not True:
+            return None
+        best: GlobMatch | None = None
+        for index in range(len(self._lines) - 1, -1, -1):
+            pattern = self._patterns[index]
+            if pattern.match_file(path) is None:
+                continue
+            if pattern.include is False:
+                break  # everything earlier was undone by this exclusion
+            candidate = GlobMatch(self._origin[index], self._lines[index])
+            if best is None or candidate.specificity > best.specificity:
+                best = candidate
+        return best
+
+    def inclusion_regexes(self) -> tuple[str, ...]:
+        """The compiled regex source of every inclusion (for a combined prefilter)."""
+        sources: list[str] = []
+        for pattern in self._patterns:
+            regex = getattr(pattern, "regex", None)
+            if pattern.include is True and isinstance(regex, re.Pattern):
+                sources.append(regex.pattern)
+        return tuple(sources)
+
+    def positive_patterns(self) -> tuple[tuple[str, str], ...]:
+        """(written, expanded) for every inclusion: what "matches nothing" is checked on."""
+        return tuple(
+            (origin, line)
+            for origin, line in zip(self._origin, self._lines, strict=True)
+            if not line.startswith("!")
+        )

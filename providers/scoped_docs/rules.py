@@ -1,0 +1,104 @@
+"""One doc file into a :class:`Rule` (what it says, when it applies) or a :class:`Problem`.
+
+Nested convention files (``src/auth/AGENTS.md``) scope to their directory's
+subtree; rule files scope by their dialect's front matter. The text kept is
+the file with front matter and HTML comments stripped, code byte-exact.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from providers.core.markdown import normalise_newlines, split_front_matter, strip_artifacts
+from providers.core.sources import FileKey, SourceText, Unavailable, read_text
+from providers.scoped_docs.dialects import Dialect, ScopeKind
+from providers.scoped_docs.frontmatter import FrontMatterError, parse_front_matter
+from providers.scoped_docs.globs import GlobError, GlobMatch, GlobSet
+
+log = logging.getLogger(__name__)
+
+Reader = Callable[[Path, Path], SourceText | Unavailable]
+"""``read_text(root, path)``'s shape; injectable so tests can count reads."""
+
+NESTED = "nested"
+"""The dialect name shown for nested convention files."""
+
+
+def default_reader(root: Path, path: Path) -> SourceText | Unavailable:
+    return read_text(root, path)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A doc we may inject: exactly one of ``always``, ``globs``, ``subtree`` scopes it."""
+
+    path: str
+    dialect: str
+    text: str
+    key: FileKey
+    always: bool = False
+    globs: GlobSet | None = None
+    subtree: str | None = None
+
+    def match(self, path: str) -> GlobMatch | None:
+        """Why ``path`` activates this rule (the pattern), or ``None``."""
+        if self.subtree is not None:
+            if path.startswith(self.subtree + "/"):
+                scope = f"{self.subtree}/**"
+                return GlobMatch(scope, scope)
+            return None
+        if self.globs is not None:
+            return self.globs.match(path)
+        return None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A doc we found but cannot use; ``note`` is the one line shown to the model."""
+
+    path: str
+    note: str
+    key: FileKey | None = None
+
+
+Loaded = Rule | Problem | None
+"""``None``: a file that is not ours to inject (manual, empty, not a rule)."""
+
+
+def load_nested(root: Path, rel: str, reader: Reader) -> Loaded:
+    """A nested ``AGENTS.md``-style file, scoped to its own directory's subtree."""
+    source = reader(root, Path(rel))
+    if isinstance(source, Unavailable):
+        return Problem(rel, f"{rel}: not loaded ({source.reason})")
+    text = strip_artifacts(normalise_newlines(source.text))
+    if not text.strip():
+        return None
+    subtree = PurePosixPath(rel).parent.as_posix()
+    return Rule(rel, NESTED, text, source.key, subtree=subtree)
+
+
+def load_rule(root: Path, rel: str, dialect: Dialect, reader: Reader) -> Loaded:
+    """A rule file under a rule directory, scoped by ``dialect``'s front matter."""
+    source = reader(root, Path(rel))
+    if isinstance(source, Unavailable):
+        return Problem(rel, f"{rel}: not loaded ({source.reason})")
+    normalised = normalise_newlines(source.text)
+    raw, _body = split_front_matter(normalised)
+    try:
+        meta = parse_front_matter(raw, dialect.glob_keys)
+        scope = dialect.interpret(meta)
+        globs = GlobSet(scope.patterns) if scope.kind is ScopeKind.GLOBS else None
+    except (FrontMatterError, GlobError) as exc:
+        log.warning("rule %s not applied: %s", rel, exc)
+        return Problem(rel, f"{rel}: not applied, {exc}", source.key)
+    if scope.kind is ScopeKind.MANUAL:
+        log.debug("rule %s is applied on request only; not injected", rel)
+        return None
+    text = strip_artifacts(normalised)
+    if not text.strip():
+        return None
+    always = scope.kind is ScopeKind.ALWAYS
+    return Rule(rel, dialect.name, text, source.key, always=always, globs=globs)
