@@ -1,0 +1,28 @@
+"""Markdown as the providers need it: artifacts stripped, imports found, units cut.
+
+Principle: parse, never pattern-match. Every decision comes from
+markdown-it's CommonMark tokens (HTML on, so comments are tokens; front
+matter via mdit-py-plugins), and edits are made on source lines by token
+line maps so kept text stays byte-exact. Every function is total: any string
+in, an answer out. Nothing here reads files.
+
+The work is split by task: ``markdown_tokens`` (parser, token-to-source
+maps), ``markdown_strip``, ``markdown_imports`` and ``markdown_units``.
+"""
+
+from __future__ import annotations
+
+from providers.core.markdown_imports import MarkdownImport, find_imports
+from providers.core.markdown_strip import split_front_matter, strip_artifacts
+from providers.core.markdown_tokens import normalise_newlines
+from providers.core.markdown_units import split_lines, split_units
+
+__all__ = [
+    "MarkdownImport",
+    "find_imports",
+    "normalise_newlines",
+    "split_front_matter",
+    "split_lines",
+    "split_units",
+    "strip_artifacts",
+]
