@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import queue
 import sys
 import threading
 from collections.abc import Sequence
@@ -51,6 +52,11 @@ class KernelConnection:
             return
         self._address = f"unix:{address}" if network == "unix" else address
         self._known.set()
+
+    @property
+    def known(self) -> bool:
+        """Whether the host has offered the kernel's address (and we are not closed)."""
+        return self._known.is_set() and not self._closed
 
     def close(self) -> None:
         """Stop calling the kernel (its callback server is gone once shutdown begins)."""
@@ -159,11 +165,17 @@ def _level(record: logging.LogRecord) -> tuple[log_pb2.LogLevel, str]:
 
 
 class KernelLogHandler(logging.Handler):
-    """Forwards log records to the kernel's Log; stderr (hclog-tagged) when it cannot."""
+    """Forwards log records to the kernel's Log; stderr (hclog-tagged) when it cannot.
+
+    Records are queued and sent in order by one daemon thread, so logging never
+    blocks a Contribute on the kernel (and no in-flight call is dropped).
+    """
 
     def __init__(self, connection: KernelConnection | None) -> None:
         super().__init__()
         self._connection = connection
+        self._queue: queue.SimpleQueue[tuple[kernel_pb2.LogRequest, str]] = queue.SimpleQueue()
+        self._sender: threading.Thread | None = None
 
     def emit(self, record: logging.LogRecord) -> None:
         if record.name.startswith("grpc"):
@@ -171,19 +183,38 @@ class KernelLogHandler(logging.Handler):
         try:
             message = self.format(record)
             wire_level, tag = _level(record)
-            stub = self._connection.stub(wait=0) if self._connection else None
-            if stub is not None:
-                when = timestamp_pb2.Timestamp()
-                when.FromDatetime(datetime.fromtimestamp(record.created, UTC))
-                entry = log_pb2.LogEntry(
-                    level=wire_level, logger=record.name, message=message, time=when
-                )
-                stub.Log.future(kernel_pb2.LogRequest(entry=entry), timeout=_CALL_TIMEOUT_S)
+            fallback = f"[{tag}] {record.name}: {message}\n"
+            if self._connection is None or not self._connection.known:
+                _stderr(fallback)
                 return
-            sys.stderr.write(f"[{tag}] {record.name}: {message}\n")
-            sys.stderr.flush()
+            when = timestamp_pb2.Timestamp()
+            when.FromDatetime(datetime.fromtimestamp(record.created, UTC))
+            entry = log_pb2.LogEntry(
+                level=wire_level, logger=record.name, message=message, time=when
+            )
+            self._queue.put((kernel_pb2.LogRequest(entry=entry), fallback))
+            if self._sender is None:
+                self._sender = threading.Thread(target=self._send, name="kernel-log", daemon=True)
+                self._sender.start()
         except Exception:  # logging must never take the plugin down
             self.handleError(record)
+
+    def _send(self) -> None:
+        while True:
+            request, fallback = self._queue.get()
+            stub = self._connection.stub(wait=0) if self._connection else None
+            if stub is None:
+                _stderr(fallback)
+                continue
+            try:
+                stub.Log(request, timeout=_CALL_TIMEOUT_S)
+            except grpc.RpcError:
+                _stderr(fallback)
+
+
+def _stderr(line: str) -> None:
+    sys.stderr.write(line)
+    sys.stderr.flush()
 
 
 def install_logging(connection: KernelConnection | None, level: int = logging.INFO) -> None:

@@ -76,6 +76,7 @@ def create_server(provider_spec: str, environ: Mapping[str, str]) -> PluginServe
 
 def serve(provider_spec: str, environ: Mapping[str, str]) -> int:
     """Run as a go-plugin plugin until the host stops us; returns the exit code."""
+    parent = os.getppid()  # before the handshake: the host may exit right after reading it
     handshake_out = handshake.reserve_stdout()
     problem = handshake.cookie_problem(environ)
     if problem:
@@ -89,15 +90,14 @@ def serve(provider_spec: str, environ: Mapping[str, str]) -> int:
         handshake_out, handshake.handshake_line(version, plugin.network, plugin.address)
     )
     plugin.handle.load_in_background()
-    _watch_parent(plugin.lifecycle)
+    _watch_parent(plugin.lifecycle, parent)
     plugin.lifecycle.stopping.wait()
     _shutdown(plugin)
     return 0
 
 
-def _watch_parent(lifecycle: Lifecycle) -> None:
+def _watch_parent(lifecycle: Lifecycle, parent: int) -> None:
     """Nothing kills a plugin whose host died without Kill(): notice and leave."""
-    parent = os.getppid()
 
     def poll() -> None:
         while not lifecycle.stopping.wait(_PARENT_POLL_S):

@@ -105,6 +105,7 @@ class PluginProcess:
     launch_seconds: float
     stderr_lines: list[str] = field(default_factory=list)
     _broker_done: threading.Event = field(default_factory=threading.Event)
+    _readers: list[threading.Thread] = field(default_factory=list)
 
     @classmethod
     def launch(
@@ -128,7 +129,7 @@ class PluginProcess:
             stderr=subprocess.PIPE,
         )
         stderr_lines: list[str] = []
-        _drain(process.stderr, stderr_lines)
+        readers = [_drain(process.stderr, stderr_lines)]
         line = _first_line(process, start_timeout)
         launch_seconds = time.perf_counter() - started
         try:
@@ -136,9 +137,10 @@ class PluginProcess:
         except LaunchError:
             process.kill()
             process.wait()
+            _close_pipes(process, readers)
             raise
         assert process.stdout is not None
-        _drain(process.stdout, None)  # later stdout is read and discarded, as go-plugin does
+        readers.append(_drain(process.stdout, None))  # later stdout is read and dropped
         target = f"unix:{handshake.address}" if handshake.network == "unix" else handshake.address
         channel = grpc.insecure_channel(
             target,
@@ -160,6 +162,7 @@ class PluginProcess:
             handshake=handshake,
             launch_seconds=launch_seconds,
             stderr_lines=stderr_lines,
+            _readers=readers,
         )
         plugin._start_broker()
         plugin._start_stdio()
@@ -210,7 +213,9 @@ class PluginProcess:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        return time.perf_counter() - started
+        took = time.perf_counter() - started
+        _close_pipes(self.process, self._readers)
+        return took
 
 
 def _consume(stream: Iterator[object]) -> None:
@@ -237,10 +242,20 @@ def _first_line(process: subprocess.Popen[bytes], timeout: float) -> str:
     return result[0].decode("utf-8", "replace")
 
 
-def _drain(stream: object, sink: list[str] | None) -> None:
+def _drain(stream: object, sink: list[str] | None) -> threading.Thread:
     def run() -> None:
         for raw in iter(stream.readline, b""):  # type: ignore[attr-defined]
             if sink is not None:
                 sink.append(raw.decode("utf-8", "replace").rstrip("\n"))
 
-    threading.Thread(target=run, daemon=True).start()
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def _close_pipes(process: subprocess.Popen[bytes], readers: list[threading.Thread]) -> None:
+    for reader in readers:
+        reader.join(1.0)
+    for stream in (process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
