@@ -5,13 +5,23 @@ through the reference host, runs a short scripted session (turn 1 touches
 nothing, later turns touch files; ``DIR/.preview-session.json`` may script
 it), and prints the assembled prompt of each turn, a table per turn and the
 warnings.
+
+Unless ``--in-place`` is given and ``DIR`` is not itself the top of a git
+repository (sample_repo is plain files), the session runs in a scratch copy
+made into a git repository with one commit, and each touched file is edited
+the way an agent would (a line appended), so every provider has something
+real to show. ``DIR`` itself is never written to.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import uuid
 from pathlib import Path
 from typing import Any, TextIO
@@ -21,6 +31,12 @@ from providers.host.agent_config import ConfigError, load_agent_config
 from providers.host.chain import TurnResult, run_turn
 from providers.host.session import open_session
 
+_GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "preview",
+    "GIT_AUTHOR_EMAIL": "preview@localhost",
+    "GIT_COMMITTER_NAME": "preview",
+    "GIT_COMMITTER_EMAIL": "preview@localhost",
+}
 DEFAULT_TURNS: list[dict[str, Any]] = [{"files_touched": []}]
 PREVIEW_MODEL = ModelTarget("preview-model", context_window=200_000, effective_ceiling=180_000)
 
@@ -57,8 +73,47 @@ def render_table(result: TurnResult) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def run(directory: Path, out: TextIO) -> int:
+def scratch_repository(source: Path, into: Path) -> Path:
+    """A git repository copy of ``source`` with everything committed."""
+    target = into / source.name
+    shutil.copytree(source, target, symlinks=True)
+    env = {**os.environ, **_GIT_IDENTITY}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "Initial commit"]):
+        subprocess.run(
+            ["git", "-c", "init.defaultBranch=main", "-C", str(target), *args],
+            check=True,
+            capture_output=True,
+            env=env,
+        )
+    return target
+
+
+def touch(repo: Path, paths: list[str]) -> None:
+    """Edit each touched file like an agent would (create it if it does not exist yet)."""
+    for rel in paths:
+        path = repo / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write("# edited during the preview session\n")
+
+
+def run(directory: Path, out: TextIO, *, in_place: bool = False) -> int:
     directory = directory.resolve()
+    if not (directory / "agent.hcl").is_file():
+        sys.stderr.write(f"error: {directory / 'agent.hcl'} not found\n")
+        return 2
+    if in_place or (directory / ".git").exists():
+        return _run(directory, out, edit=False)
+    with tempfile.TemporaryDirectory(prefix="preview-") as scratch:
+        repo = scratch_repository(directory, Path(scratch))
+        out.write(
+            f"(running in a scratch git copy of {directory}: {repo}; "
+            "touched files are edited there)\n\n"
+        )
+        return _run(repo, out, edit=True)
+
+
+def _run(directory: Path, out: TextIO, *, edit: bool) -> int:
     try:
         config = load_agent_config(directory / "agent.hcl")
     except ConfigError as exc:
@@ -69,7 +124,11 @@ def run(directory: Path, out: TextIO) -> int:
         config, ceilings=(PREVIEW_MODEL.effective_ceiling,), log_sink=logs.append
     ) as session:
         session_id = str(uuid.uuid4())
+        edited: set[str] = set()
         for number, touched in enumerate(load_turns(directory), start=1):
+            if edit:
+                touch(directory, [p for p in touched if p not in edited])
+                edited.update(touched)
             request = ContextRequest(
                 token_budget=0,
                 working_directory=str(directory),
@@ -97,5 +156,10 @@ def run(directory: Path, out: TextIO) -> int:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m providers preview")
     parser.add_argument("directory", type=Path, help="a repository with an agent.hcl")
+    parser.add_argument(
+        "--in-place",
+        action="store_true",
+        help="run on DIR as it is (default for a git repository top; otherwise a scratch copy)",
+    )
     args = parser.parse_args(argv)
-    return run(args.directory, sys.stdout)
+    return run(args.directory, sys.stdout, in_place=args.in_place)
