@@ -95,21 +95,23 @@ def run_turn(slots: Sequence[Slot], base: ContextRequest) -> TurnResult:
             outcomes.append(outcome)
             continue
         outcome.seconds = time.perf_counter() - started
-        chain = accept(slot, chain, response, outcome)
+        chain = accept(slot.name, slot.budget, slot.compactor, chain, response, outcome)
         outcomes.append(outcome)
     return TurnResult(chain, outcomes)
 
 
 def accept(
-    slot: Slot,
+    name: str,
+    budget: int,
+    compactor: bool,
     prior: list[content_pb2.ContextSection],
     response: context_pb2.ContextContribution,
     outcome: Outcome,
 ) -> list[content_pb2.ContextSection]:
     """Apply the kernel's checks to one response; return the chain that goes on."""
-    ours = [s for s in response.sections if s.provider == slot.name]
-    foreign = [s for s in response.sections if s.provider != slot.name]
-    if not slot.compactor and foreign != prior:
+    ours = [s for s in response.sections if s.provider == name]
+    foreign = [s for s in response.sections if s.provider != name]
+    if not compactor and foreign != prior:
         outcome.error_category = "scope_violation"
         outcome.problems.append("response changed other providers' sections; discarded")
         return prior
@@ -127,17 +129,17 @@ def accept(
             outcome.problems.append(
                 f"{section.label}: reported {section.tokens} tokens, kernel counts {recount}"
             )
-        if recount > slot.budget or total + recount > slot.budget:
+        if total + recount > budget:
             outcome.error_category = "budget_exceeded"
             outcome.problems.append(
-                f"{section.label}: {recount} tokens over the budget of {slot.budget}; dropped"
+                f"{section.label}: {recount} tokens over the budget of {budget}; dropped"
             )
             continue
         total += recount
         kept.append(section)
         outcome.recounts.append(recount)
     outcome.accepted = kept
-    return [*prior, *kept] if not slot.compactor else [*foreign, *kept]
+    return [*prior, *kept] if not compactor else [*foreign, *kept]
 
 
 def assemble_prompt(chain: Sequence[content_pb2.ContextSection]) -> str:

@@ -1,0 +1,42 @@
+"""The main job end to end: python -m providers preview sample_repo, real processes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO_ROOT, SAMPLE_REPO
+
+
+def test_preview_sample_repo_prints_prompt_table_and_warnings() -> None:
+    before = sorted(p.name for p in SAMPLE_REPO.iterdir())
+    result = subprocess.run(
+        [sys.executable, "-m", "providers", "preview", str(SAMPLE_REPO)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO_ROOT,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "turn 1" in out and "turn 3" in out
+    # Labelled boundaries (Labeling MUST: the kernel wraps each section).
+    assert '<context provider="repo_conventions" label="AGENTS.md">' in out
+    assert "provider" in out and "tokens/budget" in out and "truncated" in out
+    assert "/3000" in out
+    assert "warnings:" in out
+    # The sample is never written to: the session runs in a scratch copy.
+    assert sorted(p.name for p in SAMPLE_REPO.iterdir()) == before
+    assert not (SAMPLE_REPO / ".git").exists()
+
+
+def test_preview_without_agent_hcl_fails_cleanly(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "providers", "preview", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "agent.hcl" in result.stderr
