@@ -7,9 +7,11 @@ unstaged, untracked; renames as ``old -> new``); the last N commits.
 Over budget, lists collapse before they vanish. A *plan* fixes how detailed
 each list is: every entry on its own line, grouped by directory, grouped by
 top-level directory, or only counted. Plans run from most to least detailed,
-lowest-priority list collapsing first; the first plan whose units ``fit()``
-keeps every entry of wins, and ``fit()`` cuts the commits (and, in the last
-plan, anything else) at whole units. The section says what it left out.
+the lowest-priority list collapsing first, and a list is never grouped where
+grouping would not shorten it. The first plan whose units ``fit()`` keeps
+every entry of wins; ``fit()`` cuts the commits at whole units. The last
+resort keeps whatever prefix fits, with the shortest note. The section always
+says what it left out, and that ``git status`` / ``git log`` show the rest.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from providers.core.budget import Fit, Renderer, TokenCounter, fit
+from providers.core.budget import Renderer, TokenCounter, fit
 from providers.core.render import join_blocks
 from providers.core.types import Unit
 from providers.git_status.entries import Category, Change, categorise, group_lines
-from providers.git_status.operation import Operation, OperationKind
+from providers.git_status.header import counts_line, header_lines
 from providers.git_status.snapshot import Snapshot
 
 
@@ -33,11 +35,6 @@ class Detail(enum.Enum):
     NONE = "none"
 
 
-_HEADINGS = {
-    Detail.FULL: "",
-    Detail.DIRECTORY: " (by directory)",
-    Detail.TOP: " (by top-level directory)",
-}
 _F, _D, _T, _N = Detail.FULL, Detail.DIRECTORY, Detail.TOP, Detail.NONE
 PLANS: tuple[tuple[Detail, ...], ...] = (
     (_F, _F, _F, _F),
@@ -50,7 +47,17 @@ PLANS: tuple[tuple[Detail, ...], ...] = (
 )
 """Detail per category (in :class:`Category` order), most detailed first."""
 
+_HEADINGS = {_F: "", _D: " (by directory)", _T: " (by top-level directory)", _N: ""}
 _HEADER, _COUNTS, _COMMITS = "header", "counts", "commits"
+_TERSE_NOTE = "[Token budget: cut; see `git status` and `git log`.]"
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the rendering depends on besides the snapshot and the budget."""
+
+    untracked_shown: bool = True
+    max_entries: int | None = None
 
 
 @dataclass(frozen=True)
@@ -62,173 +69,177 @@ class Summary:
     truncated: bool
 
 
-@dataclass(frozen=True)
-class Options:
-    """What the rendering depends on besides the snapshot and the budget."""
-
-    untracked_shown: bool = True
-    max_entries: int | None = None
-
-
 def summarize(
     snapshot: Snapshot, budget: int, counter: TokenCounter, options: Options = Options()
 ) -> Summary | None:
     """The most detailed rendering that fits ``budget``; None when not even the header fits."""
     changes = categorise(snapshot.status) if snapshot.status is not None else {}
-    head_units = [Unit("\n".join(header_lines(snapshot)), group=_HEADER)]
+    head = [Unit("\n".join(header_lines(snapshot)), group=_HEADER)]
     if snapshot.status is not None:
-        head_units.append(Unit(counts_line(snapshot.status.stash, changes, options), group=_COUNTS))
-    commit_units = [
+        counts = counts_line(
+            snapshot.status.stash, changes, untracked_shown=options.untracked_shown
+        )
+        head.append(Unit(counts, group=_COUNTS))
+    commits = [
         Unit(f"{c.short} {_one_line(c.subject)}", group=_COMMITS, order=i)
         for i, c in enumerate(snapshot.commits)
     ]
+    lines = _Lines(changes)
+    tried: set[tuple[Detail, ...]] = set()
     for plan in PLANS:
-        detail = dict(zip(Category, plan, strict=True))
-        listed = sum(len(changes.get(c, ())) for c in Category if detail[c] is Detail.FULL)
-        last = plan is PLANS[-1]
-        if not last and options.max_entries is not None and listed > options.max_entries:
+        detail = tuple(lines.effective(c, level) for c, level in zip(Category, plan, strict=True))
+        if detail in tried:
             continue
-        entry_units = _entry_units(changes, detail)
-        units = head_units + entry_units + commit_units
-        if not last and _rough_tokens(head_units + entry_units) > budget:
+        tried.add(detail)
+        if options.max_entries is not None and lines.listed(detail) > options.max_entries:
+            continue
+        entries = lines.units(detail)
+        if _rough_tokens(head + entries) > budget:
             continue  # cannot keep every entry: skip the search
-        collapsed = [c for c in Category if detail[c] is not Detail.FULL and changes.get(c)]
-        result = fit(units, budget, _renderer(detail, collapsed), counter)
-        if result is None:
-            continue
-        if last or len(result.kept) >= len(head_units + entry_units):
-            return _summary(result, bool(collapsed))
-    return None
+        result = _fit(head + entries + commits, budget, counter, detail, lines, terse=False)
+        if result is not None and result[1] >= len(head) + len(entries):
+            return result[0]
+    last = (_N, _N, _N, _N)
+    found = _fit(head + commits, budget, counter, last, lines, terse=True)
+    return found[0] if found is not None else None
 
 
-def _summary(result: Fit, collapsed: bool) -> Summary:
-    return Summary(result.texts[0], result.counts[0], result.truncated or collapsed)
+class _Lines:
+    """Each category's lines at each level of detail, computed once per summarize."""
 
+    def __init__(self, changes: Mapping[Category, Sequence[Change]]) -> None:
+        self._changes = changes
+        self._cache: dict[tuple[Category, Detail], tuple[str, ...]] = {}
 
-def header_lines(snapshot: Snapshot) -> list[str]:
-    """Where we are: branch or detached HEAD, upstream, default branch, operations."""
-    status = snapshot.status
-    if status is None:
-        where = f"; HEAD is {snapshot.bare_head}" if snapshot.bare_head else ""
-        lines = [f"Bare repository (no working tree){where}"]
-    else:
-        branch = status.branch
-        if branch.head is None:
-            short = _short(snapshot, branch.oid)
-            line = f"HEAD detached at {short}" if short else "HEAD detached"
-        elif branch.oid is None:
-            line = f"On branch {branch.head} (no commits yet)"
-        else:
-            line = f"On branch {branch.head}"
-        if branch.upstream is not None:
-            if branch.ahead is None or branch.behind is None:
-                line += f", upstream {branch.upstream} (gone)"
-            elif branch.ahead == branch.behind == 0:
-                line += f", up to date with {branch.upstream}"
+    def lines(self, category: Category, level: Detail) -> tuple[str, ...]:
+        key = (category, level)
+        if key not in self._cache:
+            found = self._changes.get(category, ())
+            if level is _F:
+                self._cache[key] = tuple(change.line() for change in found)
+            elif level is _N:
+                self._cache[key] = ()
             else:
-                line += f", {branch.ahead} ahead and {branch.behind} behind {branch.upstream}"
-        lines = [line]
-    if snapshot.default_branch is not None:
-        lines.append(f"Default branch: {snapshot.default_branch}")
-    lines.extend(_operation_line(op) for op in snapshot.operations)
-    return lines
+                self._cache[key] = group_lines(found, 1 if level is _T else None)
+        return self._cache[key]
+
+    def count(self, category: Category, level: Detail) -> int:
+        if level is _F:
+            return len(self._changes.get(category, ()))
+        return len(self.lines(category, level))
+
+    def listed(self, detail: Sequence[Detail]) -> int:
+        """How many entries a plan lists one per line (what ``max_entries`` caps)."""
+        return sum(
+            self.count(c, _F) for c, level in zip(Category, detail, strict=True) if level is _F
+        )
+
+    def effective(self, category: Category, level: Detail) -> Detail:
+        """``level``, or a more detailed one when grouping would not shorten the list."""
+        if level is _T and self.count(category, _T) >= self.count(category, _D):
+            level = _D
+        if level is _D and self.count(category, _D) >= self.count(category, _F):
+            level = _F
+        return level
+
+    def collapsed(self, detail: Sequence[Detail]) -> list[tuple[Category, Detail]]:
+        """The non-empty categories shown in less than full detail."""
+        return [
+            (c, level)
+            for c, level in zip(Category, detail, strict=True)
+            if level is not _F and self._changes.get(c)
+        ]
+
+    def units(self, detail: Sequence[Detail]) -> list[Unit]:
+        return [
+            Unit(line, group=category.value, order=i)
+            for category, level in zip(Category, detail, strict=True)
+            for i, line in enumerate(self.lines(category, level))
+        ]
 
 
-def counts_line(stash: int, changes: Mapping[Category, Sequence[Change]], options: Options) -> str:
-    """How many entries of each kind, and stashes: what survives every collapse."""
-    parts = [f"{len(changes[c])} {c.value}" for c in Category if changes.get(c)]
-    text = "Changes: " + ", ".join(parts) if parts else "Working tree clean"
-    if not options.untracked_shown:
-        text += " (untracked files not checked)"
-    if stash:
-        text += f"; {stash} stash{'es' if stash != 1 else ''}"
-    return text
+def _fit(
+    units: Sequence[Unit],
+    budget: int,
+    counter: TokenCounter,
+    detail: Sequence[Detail],
+    lines: _Lines,
+    *,
+    terse: bool,
+) -> tuple[Summary, int] | None:
+    """``fit()`` under one plan: the summary and how many units it kept."""
+    collapsed = lines.collapsed(detail)
+    lists = sum(1 for category in Category if lines.count(category, _F))
+    result = fit(units, budget, _renderer(detail, collapsed, lists, terse=terse), counter)
+    if result is None:
+        return None
+    summary = Summary(result.texts[0], result.counts[0], result.truncated or bool(collapsed))
+    return summary, len(result.kept)
 
 
-def _operation_line(op: Operation) -> str:
-    name = {
-        OperationKind.MERGE: "Merge",
-        OperationKind.REBASE: "Rebase",
-        OperationKind.AM: "git am",
-        OperationKind.CHERRY_PICK: "Cherry-pick",
-        OperationKind.REVERT: "Revert",
-        OperationKind.BISECT: "Bisect",
-    }[op.kind]
-    details = []
-    if op.step is not None and op.total is not None:
-        details.append(f"step {op.step}/{op.total}")
-    if op.kind is OperationKind.REBASE and (op.branch or op.onto):
-        what = f"rebasing {op.branch}" if op.branch else "rebasing"
-        details.append(f"{what} onto {op.onto[:7]}" if op.onto else what)
-    return f"{name} in progress" + (": " + ", ".join(details) if details else "")
+def _renderer(
+    detail: Sequence[Detail],
+    collapsed: Sequence[tuple[Category, Detail]],
+    lists: int,
+    *,
+    terse: bool,
+) -> Renderer:
+    headings = {
+        category: f"{category.value.capitalize()}{_HEADINGS[level]}:"
+        for category, level in zip(Category, detail, strict=True)
+    }
 
-
-def _short(snapshot: Snapshot, oid: str | None) -> str:
-    """git's own abbreviation when the log has it, else 7 hex digits."""
-    if oid is None:
-        return ""
-    return next((c.short for c in snapshot.commits if c.oid == oid), oid[:7])
-
-
-def _entry_units(
-    changes: Mapping[Category, Sequence[Change]], detail: Mapping[Category, Detail]
-) -> list[Unit]:
-    units: list[Unit] = []
-    for category in Category:
-        found = changes.get(category, ())
-        level = detail[category]
-        if level is Detail.FULL:
-            lines: Sequence[str] = [change.line() for change in found]
-        elif level is Detail.NONE:
-            lines = ()
-        else:
-            lines = group_lines(found, 1 if level is Detail.TOP else None)
-        units.extend(Unit(line, group=category.value, order=i) for i, line in enumerate(lines))
-    return units
-
-
-def _renderer(detail: Mapping[Category, Detail], collapsed: Sequence[Category]) -> Renderer:
     def render(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
         if not kept or kept[0].group != _HEADER:
             return ("",)
         blocks = [unit.text for unit in kept if unit.group in (_HEADER, _COUNTS)]
         for category in Category:
-            lines = [u.text for u in kept if u.group == category.value]
-            if lines:
-                heading = f"{category.value.capitalize()}{_HEADINGS[detail[category]]}:"
-                blocks.append("\n".join([heading, *(f"  {line}" for line in lines)]))
-        commits = [u.text for u in kept if u.group == _COMMITS]
+            shown = [f"  {u.text}" for u in kept if u.group == category.value]
+            if shown:
+                blocks.append("\n".join([headings[category], *shown]))
+        commits = [f"  {u.text}" for u in kept if u.group == _COMMITS]
         if commits:
-            blocks.append("\n".join(["Recent commits:", *(f"  {line}" for line in commits)]))
-        blocks.append(_note(dropped, collapsed, detail))
+            blocks.append("\n".join(["Recent commits:", *commits]))
+        if terse:
+            blocks.append(_TERSE_NOTE if dropped or collapsed else "")
+        else:
+            blocks.append(_note(dropped, collapsed, lists))
         return (join_blocks(blocks),)
 
     return render
 
 
-def _note(
-    dropped: Sequence[Unit], collapsed: Sequence[Category], detail: Mapping[Category, Detail]
-) -> str:
-    """Say what the budget left out and where the rest is; "" when nothing was."""
+def _note(dropped: Sequence[Unit], collapsed: Sequence[tuple[Category, Detail]], lists: int) -> str:
+    """Say what the budget left out and where the rest is; "" when nothing was.
+
+    ``lists`` is how many lists have entries: when all of them collapsed
+    alike, the note says "lists" instead of naming each.
+    """
     parts: list[str] = []
-    grouped = [c.value for c in collapsed if detail[c] is not Detail.NONE]
-    if grouped:
-        parts.append(f"{', '.join(grouped)} entries grouped by directory")
-    if any(detail[c] is Detail.NONE for c in collapsed):
-        parts.append("entry lists counted only")
-    counts: dict[str, int] = {}
+    levels = {level for _, level in collapsed} if len(collapsed) == lists else set()
+    for level, how in ((_D, "grouped by directory"), (_T, "grouped by top directory")):
+        names = [c.value for c, shown in collapsed if shown is level]
+        if names:
+            parts.append(f"{'lists' if len(levels) == 1 else ', '.join(names)} {how}")
+    counted = [c.value for c, shown in collapsed if shown is _N]
+    if counted:
+        parts.append(f"{'lists' if len(levels) == 1 else ', '.join(counted)} only counted")
+    left: dict[str, int] = {}
     for unit in dropped:
-        counts[unit.group] = counts.get(unit.group, 0) + 1
-    for group, count in counts.items():
-        if group == _COUNTS:
-            parts.append("counts left out")
-        elif group == _COMMITS:
-            parts.append(f"{count} recent commit{'s' if count != 1 else ''} left out")
-        elif group != _HEADER:
+        left[unit.group] = left.get(unit.group, 0) + 1
+    for group, count in left.items():
+        if group == _COMMITS:
+            parts.append(f"{count} commit{'s' if count != 1 else ''} left out")
+        elif group not in (_HEADER, _COUNTS):
             parts.append(f"{count} {group} line{'s' if count != 1 else ''} left out")
     if not parts:
         return ""
-    return f"[Cut to fit the token budget: {'; '.join(parts)}. `git status`, `git log` show all.]"
+    where = []
+    if collapsed or any(u.group not in (_HEADER, _COUNTS, _COMMITS) for u in dropped):
+        where.append("`git status`")
+    if any(u.group == _COMMITS for u in dropped):
+        where.append("`git log`")
+    return f"[Token budget: {', '.join(parts)}; see {' and '.join(where)}.]"
 
 
 def _rough_tokens(units: Sequence[Unit]) -> int:

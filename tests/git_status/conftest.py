@@ -1,0 +1,58 @@
+"""Real git repositories in tmp_path, an isolated git config, and providers that get closed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from providers.git_status.provider import GitStatusProvider
+from tests.git_status.repos import commit_file, git
+
+
+@pytest.fixture(autouse=True)
+def git_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No user or system config leaks in; fixed identity and dates make shas reproducible."""
+    home = tmp_path_factory.mktemp("home")
+    config = home / "gitconfig"
+    config.write_text(
+        "[user]\n\tname = t\n\temail = t@t\n"
+        "[init]\n\tdefaultBranch = main\n"
+        '[protocol "file"]\n\tallow = always\n'
+        "[advice]\n\tdetachedHead = false\n"
+    )
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for name in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
+        monkeypatch.setenv(name, "2024-01-01T00:00:00Z")
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_TEST_ASSUME_DIFFERENT_OWNER"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A repository on ``main`` with one commit (``README``)."""
+    path = tmp_path / "repo"
+    path.mkdir()
+    git(path, "init", "-q")
+    commit_file(path, "README", "hello\n", "initial")
+    return path
+
+
+@pytest.fixture
+def make_provider() -> Iterator[Callable[..., GitStatusProvider]]:
+    """Configured providers, closed (watchers stopped) at teardown."""
+    made: list[GitStatusProvider] = []
+
+    def make(config: dict[str, Any] | None = None, **kwargs: Any) -> GitStatusProvider:
+        provider = GitStatusProvider(**kwargs)
+        provider.configure(config or {})
+        made.append(provider)
+        return provider
+
+    yield make
+    for provider in made:
+        provider.close()
