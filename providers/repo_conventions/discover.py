@@ -63,3 +63,20 @@ def discover(root: Path, patterns: Sequence[str]) -> list[str]:
 def unresolved(root: Path, patterns: Sequence[str]) -> list[str]:
     """The patterns that name nothing (for Configure's check of explicit paths)."""
     return [p for p in patterns if not expand(root, p)]
+
+
+def candidate_keys(root: Path, patterns: Sequence[str]) -> tuple[object, ...]:
+    """A cheap fingerprint of what ``discover`` would find: one ``stat`` per plain path
+    (a glob is expanded again). Equal fingerprints mean the same files are found."""
+    keys: list[object] = []
+    for pattern in patterns:
+        if is_glob(pattern):
+            keys.append(tuple(expand(root, pattern)))
+            continue
+        try:
+            st = os.stat(os.path.join(root, pattern))
+        except OSError:
+            keys.append(None)
+        else:
+            keys.append((st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns))
+    return tuple(keys)

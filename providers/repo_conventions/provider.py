@@ -13,6 +13,7 @@ returns the previous sections byte for byte (prompt-cache friendly).
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +39,12 @@ from providers.core.types import (
     Stability,
     Unit,
 )
-from providers.repo_conventions.discover import DEFAULT_PATHS, discover, unresolved
+from providers.repo_conventions.discover import (
+    DEFAULT_PATHS,
+    candidate_keys,
+    discover,
+    unresolved,
+)
 from providers.repo_conventions.load import (
     MARKDOWN_SUFFIXES,
     ImportPolicy,
@@ -92,7 +98,7 @@ class _Cached:
     """Everything a warm turn needs to prove nothing changed, and the answer."""
 
     root: Path
-    found: tuple[str, ...]
+    candidates: tuple[object, ...]
     dependencies: tuple[str, ...]
     keys: tuple[FileKey | None, ...]
     budget: int
@@ -106,6 +112,7 @@ class RepoConventionsProvider:
     def __init__(self) -> None:
         self._settings = _Settings(DEFAULT_PATHS, False, ImportPolicy())
         self._cache: _Cached | None = None
+        self._roots: dict[str, Path] = {}
 
     def identity(self) -> Identity:
         return published_identity(NAME)
@@ -150,24 +157,25 @@ class RepoConventionsProvider:
         if request.token_budget == 0:
             return Contribution()
         assert request.model_target is not None
-        root = find_repo_root(working_directory)
-        found = tuple(discover(root, self._settings.patterns))
+        root = self._repo_root(working_directory)
+        candidates = candidate_keys(root, self._settings.patterns)
         cached = self._cache
         if (
             cached is not None
             and cached.root == root
-            and cached.found == found
+            and cached.candidates == candidates
             and cached.budget == request.token_budget
             and cached.model_id == request.model_target.id
             and dependency_keys(root, cached.dependencies) == cached.keys
         ):
             return cached.contribution
+        found = discover(root, self._settings.patterns)
         loaded, notes, dependencies = self._load_all(root, found)
         contribution = _render(loaded, notes, request.token_budget, counter)
         deps = tuple(dependencies)
         self._cache = _Cached(
             root,
-            found,
+            candidates,
             deps,
             dependency_keys(root, deps),
             request.token_budget,
@@ -175,6 +183,15 @@ class RepoConventionsProvider:
             contribution,
         )
         return contribution
+
+    def _repo_root(self, working_directory: Path) -> Path:
+        """find_repo_root, memoised while the root's ``.git`` is still there."""
+        key = str(working_directory)
+        root = self._roots.get(key)
+        if root is None or not os.path.lexists(os.path.join(root, ".git")):
+            root = find_repo_root(working_directory)
+            self._roots[key] = root
+        return root
 
     def _load_all(
         self, root: Path, found: Sequence[str]
