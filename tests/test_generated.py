@@ -24,5 +24,7 @@ def test_stubs_match_proto(tmp_path: Path) -> None:
         if p.is_file() and "__pycache__" not in p.parts
     }
     assert fresh_files == committed_files
-    drifted = [str(r) for r in fresh_files if (fresh / r).read_bytes() != (committed / r).read_bytes()]
+    drifted = [
+        str(r) for r in fresh_files if (fresh / r).read_bytes() != (committed / r).read_bytes()
+    ]
     assert not drifted, f"regenerate with python proto/generate.py: {drifted}"

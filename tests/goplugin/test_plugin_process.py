@@ -228,6 +228,7 @@ def test_count_tokens_unimplemented_falls_back_to_the_formula(
         for section in reply.sections:
             assert section.tokens == kernel_token_count(list(section.content))
         deadline = time.monotonic() + 5
+
         def messages() -> list[str]:
             return [e.message for e in callbacks.stats.log_entries]
 
