@@ -1,0 +1,15 @@
+"""``context-git-status``: a plugin under the kernel, a preview command otherwise."""
+
+from __future__ import annotations
+
+PROVIDER = "providers.git_status.provider:GitStatusProvider"
+
+
+def main() -> None:
+    from providers.goplugin.entry import run
+
+    run(PROVIDER)
+
+
+if __name__ == "__main__":
+    main()
