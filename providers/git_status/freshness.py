@@ -6,8 +6,8 @@ Two signals, either one means "recompute":
    the git dir and common dir when they live elsewhere (linked worktrees,
    submodules). Overflow or a dead watcher means "assume changed", every turn.
 2. a stat guard that covers the watcher's latency (a change shows up tens of
-   milliseconds late): ``HEAD``, the index, the current branch's ref file,
-   ``packed-refs``, and the request's ``files_touched``. A touched path never
+   milliseconds late): ``HEAD`` (read), the stats of the index, HEAD's branch
+   ref file, ``packed-refs``, and the request's ``files_touched``. A touched path never
    seen before counts as changed when it was modified after the last snapshot
    began (less a margin for coarse file-system clocks) or does not exist.
 """
@@ -71,16 +71,16 @@ class Freshness:
                 watcher = factory(root)
                 self._watchers.append(watcher)
                 watcher.start()
-        self._guard: tuple[StatKey, ...] | None = None
+        self._guard: tuple[object, ...] | None = None
         self._known: dict[Path, StatKey] = {}
         self._since_ns = 0
         self._dirty = True
 
-    def changed(self, touched: Iterable[Path], branch: str | None) -> bool:
+    def changed(self, touched: Iterable[Path]) -> bool:
         """Whether to take a new snapshot; call right before taking it (drains the watchers)."""
         drained = [watcher.drain() for watcher in self._watchers]
         result = self._dirty or not self._watchers or any(c.any for c in drained)
-        guard = self._guard_key(branch)
+        guard = self._guard_key()
         if guard != self._guard:
             result = True
         if self._touched_changed(touched):
@@ -99,12 +99,18 @@ class Freshness:
         for watcher in self._watchers:
             watcher.stop()
 
-    def _guard_key(self, branch: str | None) -> tuple[StatKey, ...]:
+    def _guard_key(self) -> tuple[object, ...]:
+        """HEAD's content, and the stats of the index, packed-refs and HEAD's branch ref."""
         git_dir, common = self._layout.git_dir, self._layout.common_dir
-        paths = [git_dir / "HEAD", git_dir / "index", common / "packed-refs"]
-        if branch is not None:
-            paths.append(common / "refs" / "heads" / branch)
-        return tuple(_stat_key(path) for path in paths)
+        try:
+            with (git_dir / "HEAD").open("rb") as handle:
+                head = handle.read(4096)
+        except OSError:
+            head = b""
+        paths = [git_dir / "index", common / "packed-refs"]
+        if head.startswith(b"ref: refs/"):
+            paths.append(common / os.fsdecode(head[5:].strip()))
+        return (head, *(_stat_key(path) for path in paths))
 
     def _touched_changed(self, touched: Iterable[Path]) -> bool:
         changed = False

@@ -51,7 +51,7 @@ class RepoTracker:
         self, budget: int, model_id: str, touched: Iterable[str], counter: TokenCounter
     ) -> Contribution:
         """This turn's contribution; raises what the snapshot raises (and recomputes next turn)."""
-        if self._freshness.changed(self._touched(touched), self._branch()) or not self._snapshot:
+        if self._freshness.changed(self._touched(touched)) or self._snapshot is None:
             try:
                 self._snapshot = self._snapshotter.take()
             except BaseException:
@@ -77,10 +77,6 @@ class RepoTracker:
 
     def stop(self) -> None:
         self._freshness.stop()
-
-    def _branch(self) -> str | None:
-        status = self._snapshot.status if self._snapshot is not None else None
-        return status.branch.head if status is not None else None
 
     def _touched(self, entries: Iterable[str]) -> list[Path]:
         root = self.layout.toplevel

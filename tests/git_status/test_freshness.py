@@ -1,0 +1,160 @@
+"""Fresh every turn, and a turn where nothing changed runs no git process at all.
+
+git runs are counted for real: the ``git`` attribute points at a wrapper
+script that logs each invocation before exec'ing the real git.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from providers.core.watch import Changes
+from providers.git_status.freshness import watch_roots
+from providers.git_status.git import Git
+from providers.git_status.provider import GitStatusProvider
+from tests.git_status.repos import Feed, collect, commit_file, counting_git, git, runs, text_of
+
+Make = Callable[..., GitStatusProvider]
+
+
+def commands(log: Path) -> list[str]:
+    """The git subcommand of each logged run (after the global options)."""
+    found = []
+    for line in runs(log):
+        words = line.split()
+        found.append(words[words.index("-C") + 2])
+    return found
+
+
+def test_warm_turn_runs_no_git_with_the_real_watcher(
+    make_provider: Make, tmp_path: Path, repo: Path
+) -> None:
+    wrapper, log = counting_git(tmp_path)
+    provider = make_provider({"git": str(wrapper)})
+    first = collect(provider, repo)
+    assert commands(log) == ["rev-parse", "status", "log"]
+    time.sleep(0.3)  # let the watcher report anything our own runs might have caused
+    for _ in range(3):
+        assert collect(provider, repo) is first
+    assert len(runs(log)) == 3
+
+
+def test_real_watcher_notices_an_edit(make_provider: Make, tmp_path: Path, repo: Path) -> None:
+    wrapper, log = counting_git(tmp_path)
+    provider = make_provider({"git": str(wrapper)})
+    assert "Working tree clean" in text_of(collect(provider, repo))
+    (repo / "README").write_text("edited by the user\n")  # not in files_touched
+    deadline = time.monotonic() + 2
+    while "modified: README" not in text_of(collect(provider, repo)):
+        assert time.monotonic() < deadline, "the edit never showed up"
+        time.sleep(0.02)
+    assert "log" not in commands(log)[3:]  # HEAD did not move: no new git log
+
+
+def test_fed_changes_recompute_only_what_changed(
+    make_provider: Make, tmp_path: Path, repo: Path
+) -> None:
+    feed = Feed()
+    wrapper, log = counting_git(tmp_path)
+    provider = make_provider({"git": str(wrapper)}, watcher_factory=feed.factory)
+    collect(provider, repo)
+    assert feed.roots == [repo]
+    assert commands(log) == ["rev-parse", "status", "log"]
+
+    collect(provider, repo)
+    assert len(runs(log)) == 3  # nothing fed: no git
+
+    feed.change(repo / "README")
+    collect(provider, repo)
+    assert commands(log)[3:] == ["status"]  # HEAD unchanged: the log is reused
+
+    commit_file(repo, "new.txt", "n\n", "a new commit")
+    feed.change(repo / ".git" / "refs" / "heads" / "main")
+    assert " a new commit\n" in text_of(collect(provider, repo))
+    assert commands(log)[4:] == ["status", "log"]
+
+
+def test_budget_change_re_renders_without_git(
+    make_provider: Make, tmp_path: Path, repo: Path
+) -> None:
+    for i in range(4):
+        commit_file(repo, f"f{i}", "x\n", f"commit {i}")
+    feed = Feed()
+    wrapper, log = counting_git(tmp_path)
+    provider = make_provider({"git": str(wrapper)}, watcher_factory=feed.factory)
+    wide = collect(provider, repo, 800)
+    narrow = collect(provider, repo, 30)
+    assert narrow.sections[0].tokens <= 30 < wide.sections[0].tokens
+    assert "Recent commits" not in narrow.sections[0].text
+    assert len(runs(log)) == 3
+
+
+def test_stat_guard_covers_watcher_latency(make_provider: Make, tmp_path: Path, repo: Path) -> None:
+    """A watcher that has not reported yet: files_touched and HEAD/index stats still catch it."""
+    feed = Feed()  # never fed: a maximally late watcher
+    provider = make_provider(watcher_factory=feed.factory)
+    collect(provider, repo)
+    (repo / "README").write_text("edited by the agent\n")
+    assert "Working tree clean" in text_of(collect(provider, repo))  # not touched: unseen yet
+    touched = ("README",)
+    assert "modified: README" in text_of(collect(provider, repo, touched=touched))
+    git(repo, "add", "README")  # the index changes
+    assert "Staged:\n  modified: README" in text_of(collect(provider, repo))
+    git(repo, "commit", "-qm", "second")  # HEAD's branch ref changes
+    assert " second\n" in text_of(collect(provider, repo))
+
+
+def test_watch_false_runs_status_every_turn(
+    make_provider: Make, tmp_path: Path, repo: Path
+) -> None:
+    wrapper, log = counting_git(tmp_path)
+    provider = make_provider({"git": str(wrapper), "watch": False})
+    for _ in range(3):
+        collect(provider, repo)
+    assert commands(log) == ["rev-parse", "status", "log", "status", "status"]
+
+
+def test_dead_watcher_means_recompute_every_turn(
+    make_provider: Make, tmp_path: Path, repo: Path
+) -> None:
+    class Dead:
+        def start(self, timeout: float = 5.0) -> bool:
+            return False
+
+        def drain(self) -> Changes:
+            return Changes(frozenset(), overflow=True)
+
+        def stop(self) -> None:
+            pass
+
+    wrapper, log = counting_git(tmp_path)
+    provider = make_provider({"git": str(wrapper)}, watcher_factory=lambda root: Dead())
+    for _ in range(3):
+        collect(provider, repo)
+    assert commands(log).count("status") == 3
+
+
+def test_worktree_and_submodule_watch_the_git_dirs_too(tmp_path: Path, repo: Path) -> None:
+    worktree = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", str(worktree))
+    layout = Git("git").discover(worktree)
+    assert layout is not None
+    assert watch_roots(layout) == (repo / ".git", worktree)
+    main_layout = Git("git").discover(repo)
+    assert main_layout is not None
+    assert watch_roots(main_layout) == (repo,)
+
+
+def test_touched_paths_outside_the_repo_are_ignored(
+    make_provider: Make, tmp_path: Path, repo: Path
+) -> None:
+    feed = Feed()
+    wrapper, log = counting_git(tmp_path)
+    provider = make_provider({"git": str(wrapper)}, watcher_factory=feed.factory)
+    collect(provider, repo)
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text("x\n")
+    collect(provider, repo, touched=(str(outside),))
+    assert len(runs(log)) == 3
