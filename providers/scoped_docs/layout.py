@@ -7,6 +7,12 @@ docs go first and a doc too big to fit whole is cut between its sections.
 Whatever is left out is named in a closing index section (path and the
 pattern that matched) so the model can read it on demand; rules that could
 not be used get one line each there too.
+
+Two passes. First every dropped doc must be named: docs are kept while the
+docs plus the full index fit. When even the index of everything does not
+fit (many small docs, a small budget), docs are kept within two thirds of
+the budget against a one-line count, and the index gets the tokens left,
+line by line, most specific first.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from providers.core.budget import TokenCounter, fit
+from providers.core.budget import Fit, TokenCounter, fit
 from providers.core.markdown import split_units
 from providers.core.render import join_blocks, left_out_note
 from providers.core.types import Section, Stability, Unit
@@ -24,34 +30,40 @@ from providers.scoped_docs.rules import Problem, Rule
 INDEX_LABEL = "scoped docs index"
 ALWAYS_WHY = "always applies"
 HOW_TO_READ = "read the file when you need it"
+OVER_LIMIT_HEADER = "[More scoped docs apply than max_docs allows; read them when you need them:]"
+PROBLEMS_HEADER = "[Scoped docs not applied:]"
+INDEX_SHARE = 3
+"""When the whole index cannot fit, at least 1/INDEX_SHARE of the budget goes to it."""
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One doc to show, with the reason it applies."""
+    """One doc to show: ``why`` goes in its label, ``brief`` in the index when left out."""
 
     rule: Rule
-    why: str
+    why: str = ALWAYS_WHY
+    brief: str = ALWAYS_WHY
 
     @property
     def label(self) -> str:
         return f"{self.rule.path} ({self.why})"
 
 
-def why(activation: Activation) -> str:
-    return f'applies to {activation.touched} via "{activation.match.written}"'
+def entry_for(rule: Rule, activation: Activation) -> Entry:
+    pattern = activation.match.written
+    return Entry(rule, f'applies to {activation.touched} via "{pattern}"', f'via "{pattern}"')
 
 
 def order_entries(
     always: Sequence[Rule], active: Mapping[str, Activation], rules: Mapping[str, Rule]
 ) -> list[Entry]:
     """Always-on first by path; then most specific first, ties by path."""
-    entries = [Entry(rule, ALWAYS_WHY) for rule in sorted(always, key=lambda r: r.path)]
+    entries = [Entry(rule) for rule in sorted(always, key=lambda r: r.path)]
     ranked = sorted(
         (a for a in active.values() if a.rule in rules),
         key=lambda a: (tuple(-x for x in a.specificity), a.rule),
     )
-    entries.extend(Entry(rules[a.rule], why(a)) for a in ranked)
+    entries.extend(entry_for(rules[a.rule], a) for a in ranked)
     return entries
 
 
@@ -66,18 +78,22 @@ def build_sections(
     if budget <= 0 or (not entries and not problems):
         return ()
     limit = len(entries) if max_docs is None else max_docs
-    shown, over_limit = list(entries[:limit]), list(entries[limit:])
-    plan = _Plan(shown, over_limit, problems)
-    fitted = fit(plan.units, budget, plan.render, counter)
-    if fitted is None:
-        return _fallback(plan, budget, counter)
-    layout = plan.layout(fitted.kept, fitted.dropped)
-    return tuple(
-        Section(label, text, tokens, Stability.DYNAMIC, truncated)
-        for (label, truncated), text, tokens in zip(
-            layout, fitted.texts, fitted.counts, strict=True
-        )
-    )
+    plan = _Plan(entries[:limit], entries[limit:], problems)
+    named = fit(plan.units, budget, plan.render_named, counter)
+    if named is not None:
+        return plan.sections(named)
+    # Not even every name fits: docs get two thirds, the index what is left.
+    counted = fit(plan.units, budget - budget // INDEX_SHARE, plan.render_counted, counter)
+    if counted is None:
+        docs: tuple[Section, ...] = ()
+        kept: Sequence[Unit] = ()
+        dropped: Sequence[Unit] = plan.units
+    else:
+        kept, dropped = counted.kept, counted.dropped
+        docs = plan.sections(counted)[: len(plan.groups(kept))]
+    spare = budget - sum(s.tokens for s in docs)
+    index = plan.fit_index(kept, dropped, spare, counter)
+    return (*docs, index) if index is not None else docs
 
 
 class _Plan:
@@ -86,47 +102,51 @@ class _Plan:
     def __init__(
         self, shown: Sequence[Entry], over_limit: Sequence[Entry], problems: Sequence[Problem]
     ) -> None:
-        self.shown = shown
         self.over_limit = over_limit
         self.problems = sorted(problems, key=lambda p: p.path)
         self.by_path = {e.rule.path: e for e in shown}
         self.sizes: dict[str, int] = {}
-        units: list[Unit] = []
+        self.units: list[Unit] = []
         for entry in shown:
-            pieces = split_units(entry.rule.text, entry.rule.path) or [
-                Unit(entry.rule.text, entry.rule.path)
-            ]
-            self.sizes[entry.rule.path] = len(pieces)
-            units.extend(pieces)
-        self.units = units
+            path = entry.rule.path
+            pieces = split_units(entry.rule.text, path) or [Unit(entry.rule.text, path)]
+            self.sizes[path] = len(pieces)
+            self.units.extend(pieces)
 
-    def _groups(self, kept: Sequence[Unit]) -> list[tuple[str, list[Unit]]]:
+    # -- docs -------------------------------------------------------------
+
+    def groups(self, kept: Sequence[Unit]) -> list[tuple[str, list[Unit]]]:
         groups: dict[str, list[Unit]] = {}
         for unit in kept:
             groups.setdefault(unit.group, []).append(unit)
         return list(groups.items())
 
-    def layout(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> list[tuple[str, bool]]:
-        """(label, truncated) per text ``render`` returns non-empty, in the same order."""
-        rows = [
-            (self.by_path[path].label, len(units) < self.sizes[path])
-            for path, units in self._groups(kept)
-        ]
-        if self._index(kept, dropped):
-            rows.append((INDEX_LABEL, False))
-        return rows
-
-    def render(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
-        texts = [
+    def _doc_texts(self, kept: Sequence[Unit]) -> list[str]:
+        return [
             self.by_path[path].rule.text
             if len(units) == self.sizes[path]
             else "".join(u.text for u in units)
-            for path, units in self._groups(kept)
+            for path, units in self.groups(kept)
         ]
-        texts.append(self._index(kept, dropped))
-        return tuple(texts)
 
-    def _index(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> str:
+    def sections(self, fitted: Fit) -> tuple[Section, ...]:
+        """Label ``fitted``'s texts: one per kept doc, then the index if there is one."""
+        rows = [
+            (self.by_path[path].label, len(units) < self.sizes[path])
+            for path, units in self.groups(fitted.kept)
+        ]
+        rows.append((INDEX_LABEL, False))
+        return tuple(
+            Section(label, text, tokens, Stability.DYNAMIC, truncated)
+            for (label, truncated), text, tokens in zip(
+                rows, fitted.texts, fitted.counts, strict=False
+            )
+        )
+
+    # -- the index --------------------------------------------------------
+
+    def _left_out(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> list[Unit]:
+        """One entry per dropped doc (its brief) or dropped section of a cut doc (its name)."""
         partial = {u.group for u in kept}
         left_out: list[Unit] = []
         whole: set[str] = set()
@@ -135,29 +155,47 @@ class _Plan:
                 left_out.append(Unit("", unit.group, unit.name or "the rest"))
             elif unit.group not in whole:
                 whole.add(unit.group)
-                left_out.append(Unit("", unit.group, self.by_path[unit.group].why))
+                left_out.append(Unit("", unit.group, self.by_path[unit.group].brief))
+        return left_out
+
+    def _items(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> list[Unit | Entry | Problem]:
+        return [*self._left_out(kept, dropped), *self.over_limit, *self.problems]
+
+    @staticmethod
+    def _index_text(items: Sequence[Unit | Entry | Problem], more: int) -> str:
+        left_out = [i for i in items if isinstance(i, Unit)]
+        over = [i for i in items if isinstance(i, Entry)]
+        problems = [i for i in items if isinstance(i, Problem)]
         blocks = [left_out_note(left_out, how_to_read=HOW_TO_READ)]
-        if self.over_limit:
-            lines = ["[More scoped docs apply than max_docs allows; read them when you need them:]"]
-            lines.extend(f"- {e.label}" for e in self.over_limit)
-            blocks.append("\n".join(lines))
-        if self.problems:
-            lines = ["[Scoped docs not applied:]"]
-            lines.extend(f"- {p.note}" for p in self.problems)
-            blocks.append("\n".join(lines))
+        if over:
+            blocks.append(
+                "\n".join([OVER_LIMIT_HEADER, *(f"- {e.rule.path}: {e.brief}" for e in over)])
+            )
+        if problems:
+            blocks.append("\n".join([PROBLEMS_HEADER, *(f"- {p.note}" for p in problems)]))
+        if more:
+            blocks.append(f"[{more} more scoped docs or notes not listed: over the token budget]")
         return join_blocks(blocks)
 
+    def render_named(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
+        return (*self._doc_texts(kept), self._index_text(self._items(kept, dropped), 0))
 
-def _fallback(plan: _Plan, budget: int, counter: TokenCounter) -> tuple[Section, ...]:
-    """Nothing fits with the full index: a one-line count, or nothing at all."""
-    docs = len(plan.shown) + len(plan.over_limit)
-    parts = []
-    if docs:
-        parts.append(f"{docs} scoped docs apply but do not fit the token budget")
-    if plan.problems:
-        parts.append(f"{len(plan.problems)} could not be applied")
-    text = "[" + "; ".join(parts) + "]\n"
-    tokens = counter.count(text)
-    if tokens > budget:
-        return ()
-    return (Section(INDEX_LABEL, text, tokens, Stability.DYNAMIC, truncated=bool(docs)),)
+    def render_counted(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
+        return (*self._doc_texts(kept), self._index_text((), len(self._items(kept, dropped))))
+
+    def fit_index(
+        self, kept: Sequence[Unit], dropped: Sequence[Unit], budget: int, counter: TokenCounter
+    ) -> Section | None:
+        """The index alone within ``budget``: as many lines as fit, then how many more."""
+        items = self._items(kept, dropped)
+        if not items:
+            return None
+        lines = [Unit("", "", "", order=i) for i in range(len(items))]
+
+        def render(shown: Sequence[Unit], rest: Sequence[Unit]) -> tuple[str, ...]:
+            return (self._index_text([items[u.order] for u in shown], len(rest)),)
+
+        fitted = fit(lines, budget, render, counter)
+        if fitted is None:
+            return None
+        return Section(INDEX_LABEL, fitted.texts[0], fitted.counts[0], Stability.DYNAMIC)

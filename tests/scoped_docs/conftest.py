@@ -1,0 +1,109 @@
+"""Fixtures for the scoped docs tests: real files, a watcher fed by hand, a counting reader."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from providers.core.budget import FallbackCounter
+from providers.core.sources import SourceText, Unavailable, read_text
+from providers.core.types import ContextRequest, ModelTarget
+from providers.core.watch import ChangeWatcher
+from providers.scoped_docs.provider import ScopedDocsProvider
+
+
+def write(root: Path, rel: str, text: str) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def make_repo(root: Path) -> Path:
+    """An empty repository root (``.git`` marks it; no git needed)."""
+    (root / ".git").mkdir(parents=True)
+    return root
+
+
+def request(
+    root: Path,
+    touched: tuple[str, ...] = (),
+    *,
+    budget: int = 2000,
+    session: str = "s1",
+    model: str = "m",
+    cwd: Path | None = None,
+) -> ContextRequest:
+    return ContextRequest(
+        token_budget=budget,
+        working_directory=str(cwd or root),
+        model_target=ModelTarget(model),
+        files_touched=touched,
+        session_id=session,
+    )
+
+
+COUNTER = FallbackCounter()
+
+
+class FeedWatch:
+    """A ``watchfiles.watch`` stand-in: yields the batches a test pushes, nothing else."""
+
+    def __init__(self) -> None:
+        self.batches: queue.Queue[set[tuple[int, str]]] = queue.Queue()
+
+    def __call__(self, root: Path, *, stop_event: threading.Event, **_: Any) -> Iterator[Any]:
+        while not stop_event.is_set():
+            try:
+                batch = self.batches.get(timeout=0.01)
+            except queue.Empty:
+                yield set()
+                continue
+            yield batch
+            self.batches.task_done()
+
+    def push(self, *paths: Path) -> None:
+        """Report ``paths`` changed and wait until the watcher has recorded them."""
+        self.batches.put({(2, str(p)) for p in paths})
+        self.batches.join()
+
+
+class CountingReader:
+    """``read_text`` that remembers every path it was asked for."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def __call__(self, root: Path, path: Path) -> SourceText | Unavailable:
+        self.calls.append(path.as_posix())
+        return read_text(root, path)
+
+
+@pytest.fixture
+def feed() -> FeedWatch:
+    return FeedWatch()
+
+
+@pytest.fixture
+def reader() -> CountingReader:
+    return CountingReader()
+
+
+@pytest.fixture
+def provider(feed: FeedWatch, reader: CountingReader) -> Iterator[ScopedDocsProvider]:
+    """A provider whose watcher reports only what the test pushes."""
+    made = ScopedDocsProvider(
+        watcher_factory=lambda root: ChangeWatcher(root, watch_fn=feed), reader=reader
+    )
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path / "repo")

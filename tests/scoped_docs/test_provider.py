@@ -1,0 +1,386 @@
+"""The scoped docs provider end to end, on real files: what it loads, why, and when it reads."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from providers.core.errors import ErrorCategory, ProviderError
+from providers.core.types import AttrType, Stability
+from providers.core.watch import ChangeWatcher
+from providers.scoped_docs.layout import INDEX_LABEL
+from providers.scoped_docs.provider import DEFAULT_BUDGET, ScopedDocsProvider
+from tests.scoped_docs.conftest import COUNTER, CountingReader, FeedWatch, request, write
+
+AUTH = "src/tasklane/auth/AGENTS.md"
+STORAGE = "src/tasklane/storage/CLAUDE.md"
+
+
+def labels(contribution: object) -> list[str]:
+    return [s.label for s in contribution.sections]  # type: ignore[attr-defined]
+
+
+def texts(contribution: object) -> dict[str, str]:
+    return {s.label: s.text for s in contribution.sections}  # type: ignore[attr-defined]
+
+
+def section(contribution: object, path: str) -> str:
+    found = [s for s in contribution.sections if s.label.startswith(path + " (")]  # type: ignore[attr-defined]
+    assert len(found) == 1, labels(contribution)
+    return str(found[0].text)
+
+
+# -- capabilities and config ----------------------------------------------
+
+
+def test_capabilities_declare_dynamic_stability_and_schema() -> None:
+    """stability declaration MUST (context-conformance.md): the set changes as files are touched."""
+    made = ScopedDocsProvider()
+    caps = made.capabilities()
+    assert caps.stability is Stability.DYNAMIC
+    assert caps.default_token_budget == DEFAULT_BUDGET
+    types = {a.name: a.type for a in caps.config_schema}
+    assert types == {
+        "token_budget": AttrType.NUMBER,
+        "provider_name": AttrType.STRING,
+        "nested_names": AttrType.LIST_STRING,
+        "rule_dirs": AttrType.MAP_STRING,
+        "always_apply": AttrType.STRING,
+        "max_docs": AttrType.NUMBER,
+        "watch": AttrType.BOOL,
+    }
+    assert made.identity().name == "scoped-docs"
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"rule_dirs": {"docs/rules": "vscode"}},
+        {"rule_dirs": {"/abs/rules": "generic"}},
+        {"rule_dirs": {"../up": "generic"}},
+        {"always_apply": "sometimes"},
+        {"nested_names": ["sub/AGENTS.md"]},
+        {"max_docs": -1},
+        {"max_docs": 1.5},
+        {"no_such_option": True},
+    ],
+)
+def test_bad_config_is_invalid_request(config: dict[str, object]) -> None:
+    with pytest.raises(ProviderError) as caught:
+        ScopedDocsProvider().configure(config)
+    assert caught.value.category is ErrorCategory.INVALID_REQUEST
+
+
+def test_budget_zero_returns_nothing(sample: Path, provider: ScopedDocsProvider) -> None:
+    assert (
+        provider.collect(
+            request(sample, ("src/tasklane/auth/login.py",), budget=0), COUNTER
+        ).sections
+        == ()
+    )
+
+
+# -- what applies and why -------------------------------------------------
+
+
+def test_sample_repo_labels_say_why(sample: Path, provider: ScopedDocsProvider) -> None:
+    """Section label MUST (context-data-types.md): path and the reason it applies."""
+    touched = ("src/tasklane/auth/login.py", "src/tasklane/api/server.py", "scripts/run.sh")
+    result = provider.collect(request(sample, touched), COUNTER)
+    assert labels(result) == [
+        ".cursor/rules/always.mdc (always applies)",
+        'src/tasklane/auth/AGENTS.md (applies to src/tasklane/auth/login.py via "src/tasklane/auth/**")',
+        '.cursor/rules/api.mdc (applies to src/tasklane/api/server.py via "src/tasklane/api/**")',
+        '.clinerules/shell.md (applies to scripts/run.sh via "scripts/*.sh")',
+        '.cursor/rules/python-style.mdc (applies to src/tasklane/auth/login.py via "**/*.py")',
+        INDEX_LABEL,
+    ]
+    for s in result.sections:
+        assert s.stability is Stability.DYNAMIC
+        assert s.tokens == COUNTER.count(s.text)
+    assert section(result, AUTH) == (sample / AUTH).read_text()
+
+
+def test_nested_docs_up_to_but_not_including_the_root(
+    repo: Path, provider: ScopedDocsProvider
+) -> None:
+    write(repo, "AGENTS.md", "ROOT belongs to repo-conventions\n")
+    write(repo, "src/AGENTS.md", "# src\n\nSRC rules\n")
+    write(repo, "src/auth/AGENTS.md", "# auth\n\nAUTH rules\n")
+    write(repo, "src/other/AGENTS.md", "# other\n\nOTHER rules\n")
+    result = provider.collect(request(repo, ("src/auth/login.py",)), COUNTER)
+    assert labels(result) == [
+        'src/auth/AGENTS.md (applies to src/auth/login.py via "src/auth/**")',
+        'src/AGENTS.md (applies to src/auth/login.py via "src/**")',
+    ]
+    assert "ROOT" not in "".join(texts(result).values())
+    assert "OTHER" not in "".join(texts(result).values())
+
+
+def test_custom_nested_names(repo: Path, provider: ScopedDocsProvider) -> None:
+    write(repo, "lib/RULES.md", "# lib\n\nLIB\n")
+    write(repo, "lib/AGENTS.md", "# lib\n\nNOT THIS\n")
+    provider.configure({"nested_names": ["RULES.md"]})
+    result = provider.collect(request(repo, ("lib/x.py",)), COUNTER)
+    assert labels(result) == ['lib/RULES.md (applies to lib/x.py via "lib/**")']
+
+
+@pytest.mark.parametrize("mode", ["ours", "leave"])
+def test_always_apply_ours_or_leave(sample: Path, provider: ScopedDocsProvider, mode: str) -> None:
+    provider.configure({"always_apply": mode})
+    result = provider.collect(request(sample, ("scripts/run.sh",)), COUNTER)
+    always = ".cursor/rules/always.mdc (always applies)"
+    if mode == "ours":
+        assert labels(result)[0] == always  # listed first
+    else:
+        assert always not in labels(result)
+    assert '.clinerules/shell.md (applies to scripts/run.sh via "scripts/*.sh")' in labels(result)
+
+
+def test_always_rules_show_before_anything_is_touched(
+    sample: Path, provider: ScopedDocsProvider
+) -> None:
+    result = provider.collect(request(sample), COUNTER)
+    assert labels(result) == [".cursor/rules/always.mdc (always applies)", INDEX_LABEL]
+
+
+def test_broken_front_matter_is_noted_and_not_applied(
+    sample: Path, provider: ScopedDocsProvider, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    result = provider.collect(request(sample, ("src/tasklane/api/server.py", "x.py")), COUNTER)
+    everything = "".join(texts(result).values())
+    assert "BROKEN RULE BODY" not in everything
+    index = texts(result)[INDEX_LABEL]
+    notes = [line for line in index.splitlines() if "broken.mdc" in line]
+    assert len(notes) == 1 and "not valid YAML" in notes[0]
+    assert any("broken.mdc" in r.getMessage() for r in caplog.records)
+
+
+def test_configured_rule_dir_with_dialect(repo: Path, provider: ScopedDocsProvider) -> None:
+    write(repo, "docs/rules/api.md", '---\napplyTo: "api/**"\n---\nAPI docs rule\n')
+    write(repo, ".cursor/rules/x.mdc", "---\nglobs: api/**\n---\nCURSOR\n")
+    provider.configure({"rule_dirs": {"docs/rules": "generic", ".cursor/rules": "off"}})
+    result = provider.collect(request(repo, ("api/h.py",)), COUNTER)
+    assert labels(result) == ['docs/rules/api.md (applies to api/h.py via "api/**")']
+
+
+# -- inputs -----------------------------------------------------------------
+
+
+def test_touched_paths_outside_the_root_are_ignored_and_never_read(
+    repo: Path, tmp_path: Path, reader: CountingReader, caplog: pytest.LogCaptureFixture
+) -> None:
+    outside = tmp_path / "outside"
+    write(outside, "AGENTS.md", "OUTSIDE\n")
+    write(outside, "sub/AGENTS.md", "OUTSIDE SUB\n")
+    write(repo, ".clinerules/all.md", '---\npaths: ["**"]\n---\nEverything rule\n')
+    made = ScopedDocsProvider(reader=reader)
+    made.configure({"watch": False})
+    caplog.set_level(logging.WARNING)
+    touched = (str(outside / "sub/x.py"), "../outside/sub/y.py", "")
+    result = made.collect(request(repo, touched), COUNTER)
+    assert result.sections == ()
+    assert all("outside" not in call for call in reader.calls)
+    assert any("outside the repository" in r.getMessage() for r in caplog.records)
+
+
+def test_relative_paths_resolve_from_the_working_directory(
+    repo: Path, provider: ScopedDocsProvider
+) -> None:
+    write(repo, "src/auth/AGENTS.md", "# auth\n\nAUTH\n")
+    result = provider.collect(request(repo, ("auth/login.py",), cwd=repo / "src"), COUNTER)
+    assert labels(result) == ['src/auth/AGENTS.md (applies to src/auth/login.py via "src/auth/**")']
+
+
+def test_a_file_not_created_yet_still_activates_rules(
+    repo: Path, provider: ScopedDocsProvider
+) -> None:
+    write(
+        repo,
+        ".claude/rules/migrations.md",
+        '---\npaths: ["db/migrations/*.sql"]\n---\nMIGRATIONS\n',
+    )
+    write(repo, "db/AGENTS.md", "# db\n\nDB\n")
+    result = provider.collect(request(repo, ("db/migrations/0002_new.sql",)), COUNTER)
+    assert not (repo / "db/migrations/0002_new.sql").exists()
+    assert labels(result) == [
+        '.claude/rules/migrations.md (applies to db/migrations/0002_new.sql via "db/migrations/*.sql")',
+        'db/AGENTS.md (applies to db/migrations/0002_new.sql via "db/**")',
+    ]
+
+
+def test_symlinked_rule_outside_the_repo_is_refused(
+    repo: Path, tmp_path: Path, provider: ScopedDocsProvider
+) -> None:
+    secret = write(tmp_path, "elsewhere/secret.md", "---\npaths: ['**']\n---\nOUTSIDE SECRET\n")
+    (repo / ".claude/rules").mkdir(parents=True)
+    os.symlink(secret, repo / ".claude/rules/secret.md")
+    result = provider.collect(request(repo, ("a.py",)), COUNTER)
+    assert "OUTSIDE SECRET" not in "".join(texts(result).values())
+    assert (
+        ".claude/rules/secret.md: not loaded (resolves outside the repository)"
+        in texts(result)[INDEX_LABEL]
+    )
+
+
+# -- sessions and turns -----------------------------------------------------
+
+
+def test_docs_stay_active_and_keep_their_text_across_turns(
+    sample: Path, provider: ScopedDocsProvider
+) -> None:
+    first = provider.collect(request(sample, ("src/tasklane/auth/login.py",)), COUNTER)
+    # The kernel may resend a different list: what was once active stays active.
+    second = provider.collect(request(sample, ("tests/test_api.py",)), COUNTER)
+    for label, text in texts(first).items():
+        if label != INDEX_LABEL:
+            assert texts(second)[label] == text  # byte-identical
+    assert any(label.startswith("tests/AGENTS.md") for label in labels(second))
+    other = provider.collect(request(sample, ("tests/test_api.py",), session="s2"), COUNTER)
+    assert not any(label.startswith(AUTH) for label in labels(other))
+
+
+def test_warm_turn_reads_nothing_and_returns_the_same_answer(
+    sample: Path, provider: ScopedDocsProvider, reader: CountingReader
+) -> None:
+    touched = ("src/tasklane/auth/login.py", "src/tasklane/storage/db.py")
+    first = provider.collect(request(sample, touched), COUNTER)
+    assert reader.calls  # turn 1 did read
+    reader.calls.clear()
+    # Deleted behind the watcher's back: a turn that reads nothing cannot notice.
+    (sample / AUTH).unlink()
+    shutil.rmtree(sample / ".cursor")
+    second = provider.collect(request(sample, touched), COUNTER)
+    assert reader.calls == []
+    assert second is first
+
+
+def test_budget_or_model_change_recomputes_without_reading(
+    sample: Path, provider: ScopedDocsProvider, reader: CountingReader
+) -> None:
+    touched = ("src/tasklane/auth/login.py",)
+    first = provider.collect(request(sample, touched), COUNTER)
+    reader.calls.clear()
+    smaller = provider.collect(request(sample, touched, budget=60), COUNTER)
+    other_model = provider.collect(request(sample, touched, model="m2"), COUNTER)
+    assert reader.calls == []
+    assert sum(s.tokens for s in smaller.sections) <= 60
+    assert other_model == first and other_model is not first
+
+
+def test_watched_changes_are_picked_up(
+    repo: Path, provider: ScopedDocsProvider, feed: FeedWatch, reader: CountingReader
+) -> None:
+    rule = write(repo, ".clinerules/api.md", "---\npaths: api/**\n---\nversion one\n")
+    provider.collect(request(repo, ("api/a.py", "lib/b.py")), COUNTER)
+    rule.write_text("---\npaths: api/**\n---\nversion two, longer\n", encoding="utf-8")
+    new_rule = write(repo, ".clinerules/lib.md", "---\npaths: lib/**\n---\nlib rule\n")
+    nested = write(repo, "api/AGENTS.md", "# api\n\nnested api\n")
+    reader.calls.clear()
+    feed.push(rule, new_rule, nested)
+    result = provider.collect(request(repo, ("api/a.py", "lib/b.py")), COUNTER)
+    assert sorted(reader.calls) == [".clinerules/api.md", ".clinerules/lib.md", "api/AGENTS.md"]
+    assert section(result, ".clinerules/api.md") == "version two, longer\n"
+    # A rule created mid-session is matched against paths seen in earlier turns.
+    assert '.clinerules/lib.md (applies to lib/b.py via "lib/**")' in labels(result)
+    assert section(result, "api/AGENTS.md") == "# api\n\nnested api\n"
+    rule.unlink()
+    feed.push(rule)
+    gone = provider.collect(request(repo, ("api/a.py", "lib/b.py")), COUNTER)
+    assert not any(label.startswith(".clinerules/api.md") for label in labels(gone))
+
+
+def test_without_watching_changes_are_found_by_stat(repo: Path, reader: CountingReader) -> None:
+    made = ScopedDocsProvider(reader=reader)
+    made.configure({"watch": False})
+    rule = write(repo, ".clinerules/api.md", "---\npaths: api/**\n---\none\n")
+    made.collect(request(repo, ("api/a.py",)), COUNTER)
+    reader.calls.clear()
+    made.collect(request(repo, ("api/a.py",)), COUNTER)
+    assert reader.calls == []
+    rule.write_text("---\npaths: api/**\n---\ntwo!\n", encoding="utf-8")
+    result = made.collect(request(repo, ("api/a.py",)), COUNTER)
+    assert section(result, ".clinerules/api.md") == "two!\n"
+
+
+def test_dead_watcher_falls_back_to_stat(repo: Path, reader: CountingReader) -> None:
+    def broken_watch(*_: object, **__: object) -> object:
+        raise OSError("no inotify")
+
+    made = ScopedDocsProvider(
+        watcher_factory=lambda root: ChangeWatcher(root, watch_fn=broken_watch), reader=reader
+    )
+    try:
+        rule = write(repo, ".clinerules/api.md", "---\npaths: api/**\n---\none\n")
+        made.collect(request(repo, ("api/a.py",)), COUNTER)
+        rule.write_text("---\npaths: api/**\n---\ntwo!\n", encoding="utf-8")
+        result = made.collect(request(repo, ("api/a.py",)), COUNTER)
+        assert section(result, ".clinerules/api.md") == "two!\n"
+    finally:
+        made.close()
+
+
+# -- budget and reporting ---------------------------------------------------
+
+
+def test_every_budget_is_respected(sample: Path, provider: ScopedDocsProvider) -> None:
+    """Self-truncation/summarization to fit token_budget MUST (context-conformance.md)."""
+    touched = (
+        "src/tasklane/auth/login.py",
+        "src/tasklane/storage/db.py",
+        "src/tasklane/api/server.py",
+        "tests/test_api.py",
+        "docs/guide/x.md",
+        "scripts/run.sh",
+        "web/App.tsx",
+    )
+    full = provider.collect(request(sample, touched, budget=100_000), COUNTER)
+    total = sum(s.tokens for s in full.sections)
+    for budget in range(1, total + 1):
+        result = provider.collect(request(sample, touched, budget=budget), COUNTER)
+        assert sum(s.tokens for s in result.sections) <= budget, budget
+    # The least specific doc is the first to go, and is still named.
+    last = full.sections[-2]
+    assert last.label.startswith(".cursor/rules/python-style.mdc")
+    smaller = provider.collect(request(sample, touched, budget=total - last.tokens), COUNTER)
+    shown = [s.label for s in smaller.sections][:-1]
+    assert shown == [s.label for s in full.sections][: len(shown)]  # a prefix: most specific kept
+    assert last.label not in shown
+    assert '- .cursor/rules/python-style.mdc: via "**/*.py"' in texts(smaller)[INDEX_LABEL]
+
+
+def test_pattern_matching_nothing_is_reported_once(
+    sample_git: Path, provider: ScopedDocsProvider, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="providers.scoped_docs")
+    for turn in range(3):
+        provider.collect(request(sample_git, (f"src/tasklane/f{turn}.py",)), COUNTER)
+    reports = [r.getMessage() for r in caplog.records if "matches no file" in r.getMessage()]
+    # sample_repo has no TypeScript and no docs/**/*.md ... only what is really missing.
+    assert (
+        reports.count(
+            "rule .continue/rules/ts.md: pattern '*.{ts,tsx}' matches no file in the repository"
+        )
+        == 1
+    )
+    assert not any("python-style" in r for r in reports)
+    assert len(reports) == len(set(reports))
+
+
+def test_unmatched_report_without_git(
+    repo: Path, provider: ScopedDocsProvider, caplog: pytest.LogCaptureFixture
+) -> None:
+    shutil.rmtree(repo / ".git")
+    (repo / ".git").write_text("gitdir: /nonexistent\n")  # a broken worktree: git fails, walk
+    write(repo, "src/a.py", "x\n")
+    write(repo, ".clinerules/r.md", '---\npaths: ["src/**/*.py", "srcc/**"]\n---\nR\n')
+    caplog.set_level(logging.WARNING, logger="providers.scoped_docs")
+    provider.collect(request(repo, ("src/a.py",)), COUNTER)
+    provider.collect(request(repo, ("src/b.py",)), COUNTER)
+    reports = [r.getMessage() for r in caplog.records if "matches no file" in r.getMessage()]
+    assert reports == ["rule .clinerules/r.md: pattern 'srcc/**' matches no file in the repository"]
