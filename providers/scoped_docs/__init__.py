@@ -1,6 +1,6 @@
 """scoped docs: the nested docs and rule files that govern the files the agent touches.
 
-Exports ``ScopedDocsProvider``, imported lazily so that the plugin's
+Exports ``ScopedDocsProvider`` and ``main``, imported lazily so that the plugin's
 handshake is not delayed by markdown-it and pathspec.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ScopedDocsProvider"]
+__all__ = ["ScopedDocsProvider", "main"]
 
 
 def __getattr__(name: str) -> Any:
@@ -16,4 +16,8 @@ def __getattr__(name: str) -> Any:
         from providers.scoped_docs.provider import ScopedDocsProvider
 
         return ScopedDocsProvider
+    if name == "main":
+        from providers.scoped_docs.__main__ import main
+
+        return main
     raise AttributeError(name)

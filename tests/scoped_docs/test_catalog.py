@@ -1,4 +1,4 @@
-"""Discovery: rule directories listed once, nested files looked up per directory, re-read on change."""
+"""Discovery: rule dirs listed once, nested files looked up per directory, re-read on change."""
 
 from __future__ import annotations
 

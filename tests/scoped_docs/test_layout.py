@@ -1,4 +1,4 @@
-"""Ordering, labels and the budget: most specific first, least specific dropped first, never over."""
+"""Ordering, labels, the budget: most specific first, least specific dropped first, never over."""
 
 from __future__ import annotations
 

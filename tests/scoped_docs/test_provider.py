@@ -93,7 +93,8 @@ def test_sample_repo_labels_say_why(sample: Path, provider: ScopedDocsProvider) 
     result = provider.collect(request(sample, touched), COUNTER)
     assert labels(result) == [
         ".cursor/rules/always.mdc (always applies)",
-        'src/tasklane/auth/AGENTS.md (applies to src/tasklane/auth/login.py via "src/tasklane/auth/**")',
+        "src/tasklane/auth/AGENTS.md"
+        ' (applies to src/tasklane/auth/login.py via "src/tasklane/auth/**")',
         '.cursor/rules/api.mdc (applies to src/tasklane/api/server.py via "src/tasklane/api/**")',
         '.clinerules/shell.md (applies to scripts/run.sh via "scripts/*.sh")',
         '.cursor/rules/python-style.mdc (applies to src/tasklane/auth/login.py via "**/*.py")',
@@ -209,7 +210,8 @@ def test_a_file_not_created_yet_still_activates_rules(
     result = provider.collect(request(repo, ("db/migrations/0002_new.sql",)), COUNTER)
     assert not (repo / "db/migrations/0002_new.sql").exists()
     assert labels(result) == [
-        '.claude/rules/migrations.md (applies to db/migrations/0002_new.sql via "db/migrations/*.sql")',
+        ".claude/rules/migrations.md"
+        ' (applies to db/migrations/0002_new.sql via "db/migrations/*.sql")',
         'db/AGENTS.md (applies to db/migrations/0002_new.sql via "db/**")',
     ]
 

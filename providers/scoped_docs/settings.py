@@ -1,0 +1,102 @@
+"""The provider's config: schema, defaults in one place, and the checks ``configure`` runs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from providers.core.config import COMMON_ATTRIBUTES, non_negative_int, resolve_config
+from providers.core.errors import invalid_request
+from providers.core.types import AttrType, ConfigAttribute
+from providers.scoped_docs.dialects import BUILTIN_RULE_DIRS, DIALECTS, Dialect
+
+DEFAULT_NESTED_NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
+ALWAYS_APPLY_CHOICES = ("ours", "leave")
+DIALECT_OFF = "off"
+
+SCHEMA: tuple[ConfigAttribute, ...] = (
+    *COMMON_ATTRIBUTES,
+    ConfigAttribute(
+        "nested_names",
+        AttrType.LIST_STRING,
+        "Convention file names looked for in every directory between a touched file "
+        "and the repository root (the root itself belongs to repo-conventions).",
+        default=DEFAULT_NESTED_NAMES,
+    ),
+    ConfigAttribute(
+        "rule_dirs",
+        AttrType.MAP_STRING,
+        "Extra rule directories, repo-relative, mapped to their dialect: "
+        f"{', '.join(DIALECTS)}; '{DIALECT_OFF}' turns a built-in directory off.",
+        default={},
+    ),
+    ConfigAttribute(
+        "always_apply",
+        AttrType.STRING,
+        "Rules that always apply (alwaysApply, no globs): 'ours' shows them first; "
+        "'leave' leaves them to the repo conventions provider.",
+        default="ours",
+    ),
+    ConfigAttribute(
+        "max_docs", AttrType.NUMBER, "Most docs shown in full; the rest are only named."
+    ),
+    ConfigAttribute(
+        "watch",
+        AttrType.BOOL,
+        "Watch rule files for changes; off, every turn re-checks them with stat calls.",
+        default=True,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Resolved config; the defaults here are what an empty provider block means."""
+
+    nested_names: tuple[str, ...] = DEFAULT_NESTED_NAMES
+    rule_dirs: Mapping[str, Dialect] = field(
+        default_factory=lambda: {d: DIALECTS[n] for d, n in BUILTIN_RULE_DIRS}
+    )
+    always_apply: str = "ours"
+    max_docs: int | None = None
+    watch: bool = True
+
+
+def settings_from(config: Mapping[str, Any]) -> Settings:
+    """Check the decoded provider block; raise ``invalid_request`` naming what is wrong."""
+    values = resolve_config(SCHEMA, config)
+    non_negative_int(values, "token_budget")
+    max_docs = non_negative_int(values, "max_docs")
+    names = tuple(values["nested_names"])
+    for name in names:
+        if not name or "/" in name or "\\" in name or name in (".", ".."):
+            raise invalid_request(f"nested_names: {name!r} is not a plain file name")
+    always_apply = values["always_apply"]
+    if always_apply not in ALWAYS_APPLY_CHOICES:
+        raise invalid_request(
+            f"always_apply must be one of {', '.join(ALWAYS_APPLY_CHOICES)} (got {always_apply!r})"
+        )
+    rule_dirs: dict[str, Dialect] = {d: DIALECTS[n] for d, n in BUILTIN_RULE_DIRS}
+    for raw_dir, dialect in values["rule_dirs"].items():
+        directory = _rule_dir(raw_dir)
+        if dialect == DIALECT_OFF:
+            rule_dirs.pop(directory, None)
+        elif dialect in DIALECTS:
+            rule_dirs[directory] = DIALECTS[dialect]
+        else:
+            raise invalid_request(
+                f"rule_dirs[{raw_dir!r}]: unknown dialect {dialect!r} "
+                f"(known: {', '.join([*DIALECTS, DIALECT_OFF])})"
+            )
+    return Settings(names, rule_dirs, always_apply, max_docs, bool(values["watch"]))
+
+
+def _rule_dir(raw: str) -> str:
+    path = PurePosixPath(raw.replace("\\", "/"))
+    if path.is_absolute() or ".." in path.parts or not path.parts or path.as_posix() == ".":
+        raise invalid_request(
+            f"rule_dirs: {raw!r} must be a directory inside the repository, relative to its root"
+        )
+    return path.as_posix()

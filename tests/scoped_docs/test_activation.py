@@ -1,0 +1,91 @@
+"""Incremental matching: only paths new this turn are matched, and only against inactive rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from providers.scoped_docs.activation import Session, ancestors
+from providers.scoped_docs.catalog import Catalog
+from providers.scoped_docs.dialects import DIALECTS
+from providers.scoped_docs.globs import GlobSet
+from providers.scoped_docs.index import RuleIndex
+from providers.scoped_docs.rules import Rule
+from tests.scoped_docs.conftest import CountingReader, make_repo, write
+
+RULES = 40
+
+
+def setup(tmp_path: Path) -> tuple[Catalog, RuleIndex]:
+    root = make_repo(tmp_path / "r")
+    for i in range(RULES):
+        write(
+            root, f".clinerules/r{i:02}.md", f'---\npaths: ["pkg{i}/**", "*.x{i}"]\n---\nrule {i}\n'
+        )
+    catalog = Catalog(root, {".clinerules": DIALECTS["cline"]}, ("AGENTS.md",), CountingReader())
+    catalog.scan_rule_dirs()
+    return catalog, RuleIndex(list(catalog.rules.values()))
+
+
+def test_ancestors_exclude_the_root() -> None:
+    assert ancestors("a/b/c.py") == ["a/b", "a"]
+    assert ancestors("top.py") == []
+
+
+def test_only_new_paths_are_matched(tmp_path: Path) -> None:
+    """Reacting to files_touched for JIT scoping MAY (context-conformance.md); incrementally."""
+    catalog, index = setup(tmp_path)
+    session = Session()
+    first = [f"pkg{i}/m.py" for i in range(10)]
+    assert session.touch(first, catalog, index)
+    assert set(session.active) == {f".clinerules/r{i:02}.md" for i in range(10)}
+    after_first = session.match_calls
+    assert after_first <= len(first) * RULES
+
+    # The same paths again: nothing is matched at all.
+    assert not session.touch(first, catalog, index)
+    assert session.match_calls == after_first
+
+    # One new path: matched once against at most the rules not yet active.
+    assert session.touch([*first, "pkg20/n.py"], catalog, index)
+    assert 1 <= session.match_calls - after_first <= RULES - 10
+    assert ".clinerules/r20.md" in session.active
+
+
+def test_the_prefilter_skips_rules_that_cannot_match(tmp_path: Path) -> None:
+    catalog, index = setup(tmp_path)
+    session = Session()
+    session.touch(["elsewhere/file.txt"], catalog, index)
+    assert session.active == {}
+    assert session.match_calls < RULES  # whole buckets were skipped by one regex each
+
+
+def test_prefilter_never_misses_a_match(tmp_path: Path) -> None:
+    catalog, index = setup(tmp_path)
+    paths = [f"pkg{i}/a.py" for i in range(RULES)] + [f"deep/dir/f.x{i}" for i in range(RULES)]
+    for path in paths:
+        expected = {r.path for r in catalog.rules.values() if r.match(path)}
+        assert {r.path for r in index.candidates(path)} >= expected, path
+
+
+def test_activation_keeps_the_first_reason(tmp_path: Path) -> None:
+    catalog, index = setup(tmp_path)
+    session = Session()
+    session.touch(["pkg3/a.py"], catalog, index)
+    session.touch(["pkg3/b.py", "z.x3"], catalog, index)
+    activation = session.active[".clinerules/r03.md"]
+    assert (activation.touched, activation.match.written) == ("pkg3/a.py", "pkg3/**")
+
+
+def test_a_changed_rule_is_matched_against_every_seen_path(tmp_path: Path) -> None:
+    catalog, index = setup(tmp_path)
+    session = Session()
+    session.touch(["late/x.py", "pkg1/a.py"], catalog, index)
+    rule = catalog.rules[".clinerules/r05.md"]
+    # Same path, new scope (as if edited on disk): r05 now covers late/**.
+    catalog.rules[rule.path] = Rule(
+        rule.path, "cline", rule.text, rule.key, globs=GlobSet(["late/**"])
+    )
+    session.pending.add(rule.path)
+    assert session.refresh(catalog)
+    assert session.active[rule.path].touched == "late/x.py"
+    assert not session.refresh(catalog)  # nothing pending any more
