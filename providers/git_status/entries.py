@@ -10,10 +10,11 @@ so a newline in a name can never break the section's line structure.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from operator import attrgetter
+from typing import NamedTuple
 
-from providers.git_status.porcelain import Entry, EntryKind, Status
+from providers.git_status.porcelain import EntryKind, Status
 
 
 class Category(enum.Enum):
@@ -25,14 +26,18 @@ class Category(enum.Enum):
     UNTRACKED = "untracked"
 
 
-@dataclass(frozen=True)
-class Change:
-    """One line's worth: what happened (``verb``) to which path, in which list."""
+class Change(NamedTuple):
+    """One line's worth: what happened (``verb``, plus ``detail``) to which path, in which list.
+
+    A NamedTuple, not a dataclass: repositories with 100k changes exist, and
+    this is built once per change on every recompute.
+    """
 
     category: Category
     verb: str
     path: str
     orig_path: str | None = None
+    detail: str = ""
 
     def line(self) -> str:
         shown = display_path(self.path)
@@ -40,7 +45,7 @@ class Change:
             shown = f"{display_path(self.orig_path)} -> {shown}"
         if self.category is Category.UNTRACKED:
             return shown
-        return f"{self.verb}: {shown}"
+        return f"{self.verb}{self.detail}: {shown}"
 
 
 _VERBS = {
@@ -71,41 +76,45 @@ VERB_ORDER = (
     "untracked",
 )
 """Order of the counts in a directory group's line."""
+_RANK = {verb: i for i, verb in enumerate(VERB_ORDER)}
 
 
 def categorise(status: Status) -> dict[Category, tuple[Change, ...]]:
-    """Every category (possibly empty), each sorted by path for byte-stable output."""
-    found: dict[Category, list[Change]] = {category: [] for category in Category}
+    """Every category (possibly empty), each sorted by path for byte-stable output.
+
+    One flat loop (no per-entry generator or enum-keyed lookups): it runs
+    over every change on every recompute.
+    """
+    conflicted: list[Change] = []
+    staged: list[Change] = []
+    unstaged: list[Change] = []
+    untracked: list[Change] = []
     for entry in status.entries:
-        for change in _changes(entry):
-            found[change.category].append(change)
+        kind = entry.kind
+        if kind is EntryKind.UNTRACKED:
+            untracked.append(Change(Category.UNTRACKED, "untracked", entry.path))
+        elif kind is EntryKind.IGNORED:
+            continue  # never requested; tolerated so a user's config cannot break us
+        elif kind is EntryKind.UNMERGED:
+            verb = _UNMERGED.get(entry.index + entry.worktree, "unmerged")
+            conflicted.append(Change(Category.CONFLICTED, verb, entry.path))
+        else:
+            submodule = entry.submodule != "N..."
+            if entry.index != ".":
+                verb = _VERBS.get(entry.index, "changed")
+                detail = " (submodule)" if submodule else ""
+                staged.append(Change(Category.STAGED, verb, entry.path, entry.orig_path, detail))
+            if entry.worktree != ".":
+                verb = _VERBS.get(entry.worktree, "changed")
+                detail = _submodule_detail(entry.submodule) if submodule else ""
+                unstaged.append(Change(Category.UNSTAGED, verb, entry.path, None, detail))
+    by_path = attrgetter("path")  # a path appears at most once per category
     return {
-        category: tuple(sorted(changes, key=lambda c: (c.path, c.orig_path or "")))
-        for category, changes in found.items()
+        Category.CONFLICTED: tuple(sorted(conflicted, key=by_path)),
+        Category.STAGED: tuple(sorted(staged, key=by_path)),
+        Category.UNSTAGED: tuple(sorted(unstaged, key=by_path)),
+        Category.UNTRACKED: tuple(sorted(untracked, key=by_path)),
     }
-
-
-def _changes(entry: Entry) -> Iterable[Change]:
-    if entry.kind is EntryKind.UNTRACKED:
-        yield Change(Category.UNTRACKED, "untracked", entry.path)
-        return
-    if entry.kind is EntryKind.IGNORED:
-        return  # never requested; tolerated so a user's config cannot break us
-    if entry.kind is EntryKind.UNMERGED:
-        verb = _UNMERGED.get(entry.index + entry.worktree, "unmerged")
-        yield Change(Category.CONFLICTED, verb, entry.path)
-        return
-    submodule = entry.submodule.startswith("S")
-    if entry.index != ".":
-        verb = _VERBS.get(entry.index, "changed")
-        if submodule:
-            verb += " (submodule)"
-        yield Change(Category.STAGED, verb, entry.path, entry.orig_path)
-    if entry.worktree != ".":
-        verb = _VERBS.get(entry.worktree, "changed")
-        if submodule:
-            verb += _submodule_detail(entry.submodule)
-        yield Change(Category.UNSTAGED, verb, entry.path)
 
 
 def _submodule_detail(sub: str) -> str:
@@ -119,25 +128,51 @@ def directory_of(path: str, depth: int | None) -> str:
 
     An untracked directory (``build/``) counts under its parent, like a file.
     """
-    parts = path.rstrip("/").split("/")[:-1]
-    if depth is not None:
-        parts = parts[:depth]
-    return "/".join(parts) + "/" if parts else "./"
+    path = path.rstrip("/")
+    if depth == 1:
+        head, sep, _ = path.partition("/")
+    else:
+        head, sep, _ = path.rpartition("/")
+        if depth is not None and sep:
+            head = "/".join(head.split("/")[:depth])
+    return head + "/" if sep else "./"
 
 
-def group_lines(changes: Sequence[Change], depth: int | None) -> tuple[str, ...]:
-    """``src/auth/: 12 modified, 1 deleted`` lines, sorted by directory."""
-    groups: dict[str, dict[str, int]] = {}
+Tally = dict[tuple[str, str], int]
+"""``(directory, verb) -> count`` at full depth; coarser groupings are derived from it."""
+
+
+def tally(changes: Sequence[Change]) -> Tally:
+    """One pass over the changes: how many of each verb per directory."""
+    counts: Tally = {}
     for change in changes:
-        verb = change.verb.split(" (", 1)[0]
-        counts = groups.setdefault(directory_of(change.path, depth), {})
-        counts[verb] = counts.get(verb, 0) + 1
-    rank = {verb: i for i, verb in enumerate(VERB_ORDER)}
+        key = (directory_of(change.path, None), change.verb)
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def directories(counts: Tally, depth: int | None) -> set[str]:
+    """The groups a :func:`tally` makes at ``depth`` (how many lines it would take)."""
+    return {_coarser(directory, depth) for directory, _ in counts}
+
+
+def _coarser(directory: str, depth: int | None) -> str:
+    if depth is None or directory == "./":
+        return directory
+    return directory_of(directory + "x", depth)
+
+
+def group_lines(counts: Tally, depth: int | None) -> tuple[str, ...]:
+    """``src/auth/: 12 modified, 1 deleted`` lines, sorted by directory, from a :func:`tally`."""
+    groups: dict[str, dict[str, int]] = {}
+    for (directory, verb), count in counts.items():
+        verbs = groups.setdefault(_coarser(directory, depth), {})
+        verbs[verb] = verbs.get(verb, 0) + count
     lines = []
     for directory in sorted(groups):
-        counts = groups[directory]
-        ordered = sorted(counts, key=lambda v: (rank.get(v, len(rank)), v))
-        summary = ", ".join(f"{counts[verb]} {verb}" for verb in ordered)
+        verbs = groups[directory]
+        ordered = sorted(verbs, key=lambda v: (_RANK.get(v, len(_RANK)), v))
+        summary = ", ".join(f"{verbs[verb]} {verb}" for verb in ordered)
         lines.append(f"{display_path(directory)}: {summary}")
     return tuple(lines)
 
@@ -147,6 +182,8 @@ _ESCAPES = {"\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f", "\
 
 def display_path(path: str) -> str:
     """``path`` as text that is valid UTF-8 and one line; C-quoted only when it must be."""
+    if _plain(path):
+        return path  # the common case, without the per-character walk
     out: list[str] = []
     quoted = path != path.strip(" ") or " -> " in path
     for char in path:
@@ -164,3 +201,14 @@ def display_path(path: str) -> str:
             out.append(char)
     text = "".join(out)
     return f'"{text}"' if quoted else text
+
+
+def _plain(path: str) -> bool:
+    """Shown as is: printable (no controls, no undecodable bytes), nothing to escape."""
+    return (
+        path.isprintable()
+        and '"' not in path
+        and "\\" not in path
+        and " -> " not in path
+        and path == path.strip(" ")
+    )

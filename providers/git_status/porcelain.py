@@ -10,7 +10,6 @@ display code decides how to show them.
 from __future__ import annotations
 
 import enum
-import os
 from dataclasses import dataclass, replace
 
 
@@ -29,7 +28,7 @@ class EntryKind(enum.Enum):
     IGNORED = "ignored"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One changed path.
 
@@ -71,34 +70,42 @@ class Status:
     entries: tuple[Entry, ...]
 
 
-_FIELDS = {"1": 9, "2": 10, "u": 11}
+_FIELDS = {"2": 10, "u": 11}
 """Space-separated fields per record type; the last one is the path (may hold spaces)."""
 
 
 def parse(output: bytes) -> Status:
     """Parse one run's NUL-separated records; raise :class:`PorcelainError` on garbage."""
-    fields = output.split(b"\0")
-    if fields and fields[-1] == b"":
+    fields = output.decode("utf-8", "surrogateescape").split("\0")
+    if fields and fields[-1] == "":
         fields.pop()
     branch = Branch()
     stash = 0
     entries: list[Entry] = []
+    ordinary = EntryKind.ORDINARY
     i = 0
     while i < len(fields):
-        record = os.fsdecode(fields[i])
+        record = fields[i]
         i += 1
-        if record.startswith("# "):
+        kind = record[:2]
+        if kind == "1 ":  # the common case, inline: 100k-entry repositories exist
+            parts = record.split(" ", 8)
+            if len(parts) != 9 or len(parts[1]) != 2 or not parts[8]:
+                raise PorcelainError(f"bad ordinary record: {record!r}")
+            xy = parts[1]
+            entries.append(Entry(ordinary, parts[8], xy[0], xy[1], parts[2]))
+        elif kind == "# ":
             branch, stash = _header(record[2:], branch, stash)
-        elif record.startswith("2 "):
+        elif kind == "2 ":
             if i >= len(fields):
                 raise PorcelainError(f"rename record without its original path: {record!r}")
-            entries.append(_renamed(record, os.fsdecode(fields[i])))
+            entries.append(_renamed(record, fields[i]))
             i += 1
-        elif record[:2] in ("1 ", "u "):
-            entries.append(_changed(record))
-        elif record[:2] in ("? ", "! ") and len(record) > 2:
-            kind = EntryKind.UNTRACKED if record[0] == "?" else EntryKind.IGNORED
-            entries.append(Entry(kind, record[2:], record[0], record[0]))
+        elif kind == "u ":
+            entries.append(_unmerged(record))
+        elif kind in ("? ", "! ") and len(record) > 2:
+            kind_ = EntryKind.UNTRACKED if record[0] == "?" else EntryKind.IGNORED
+            entries.append(Entry(kind_, record[2:], record[0], record[0]))
         else:
             raise PorcelainError(f"unknown porcelain v2 record: {record!r}")
     return Status(branch, stash, tuple(entries))
@@ -123,12 +130,11 @@ def _header(text: str, branch: Branch, stash: int) -> tuple[Branch, int]:
     return branch, stash
 
 
-def _changed(record: str) -> Entry:
-    """``1`` ordinary and ``u`` unmerged records: only XY, sub and path matter to us."""
+def _unmerged(record: str) -> Entry:
+    """``u`` records: only XY, sub and path matter to us."""
     parts = _split(record)
-    kind = EntryKind.ORDINARY if record[0] == "1" else EntryKind.UNMERGED
     xy = _xy(parts[1])
-    return Entry(kind, parts[-1], xy[0], xy[1], parts[2])
+    return Entry(EntryKind.UNMERGED, parts[-1], xy[0], xy[1], parts[2])
 
 
 def _renamed(record: str, orig_path: str) -> Entry:

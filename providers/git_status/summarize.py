@@ -23,7 +23,15 @@ from dataclasses import dataclass
 from providers.core.budget import Renderer, TokenCounter, fit
 from providers.core.render import join_blocks
 from providers.core.types import Unit
-from providers.git_status.entries import Category, Change, categorise, group_lines
+from providers.git_status.entries import (
+    Category,
+    Change,
+    Tally,
+    categorise,
+    directories,
+    group_lines,
+    tally,
+)
 from providers.git_status.header import counts_line, header_lines
 from providers.git_status.snapshot import Snapshot
 
@@ -48,6 +56,8 @@ PLANS: tuple[tuple[Detail, ...], ...] = (
 """Detail per category (in :class:`Category` order), most detailed first."""
 
 _HEADINGS = {_F: "", _D: " (by directory)", _T: " (by top-level directory)", _N: ""}
+_MIN_LINE_BYTES = {_F: 4, _D: 12, _T: 12, _N: 0}
+"""The shortest possible line at each level: ``  a\n``, ``  a/: 1 added\n``."""
 _HEADER, _COUNTS, _COMMITS = "header", "counts", "commits"
 _TERSE_NOTE = "[Token budget: cut; see `git status` and `git log`.]"
 
@@ -93,6 +103,8 @@ def summarize(
         tried.add(detail)
         if options.max_entries is not None and lines.listed(detail) > options.max_entries:
             continue
+        if lines.least_tokens(detail, head) > budget:
+            continue  # cannot keep every entry: skip even building the lines
         entries = lines.units(detail)
         if _rough_tokens(head + entries) > budget:
             continue  # cannot keep every entry: skip the search
@@ -110,6 +122,8 @@ class _Lines:
     def __init__(self, changes: Mapping[Category, Sequence[Change]]) -> None:
         self._changes = changes
         self._cache: dict[tuple[Category, Detail], tuple[str, ...]] = {}
+        self._tallies: dict[Category, Tally] = {}
+        self._counts: dict[tuple[Category, Detail], int] = {}
 
     def lines(self, category: Category, level: Detail) -> tuple[str, ...]:
         key = (category, level)
@@ -120,13 +134,33 @@ class _Lines:
             elif level is _N:
                 self._cache[key] = ()
             else:
-                self._cache[key] = group_lines(found, 1 if level is _T else None)
+                depth = 1 if level is _T else None
+                self._cache[key] = group_lines(self._tally(category), depth)
         return self._cache[key]
 
     def count(self, category: Category, level: Detail) -> int:
+        """How many lines ``category`` takes at ``level``, without rendering them."""
         if level is _F:
             return len(self._changes.get(category, ()))
-        return len(self.lines(category, level))
+        if level is _N:
+            return 0
+        key = (category, level)
+        if key not in self._counts:
+            depth = 1 if level is _T else None
+            self._counts[key] = len(directories(self._tally(category), depth))
+        return self._counts[key]
+
+    def least_tokens(self, detail: Sequence[Detail], head: Sequence[Unit]) -> int:
+        """A cheap lower bound of a plan's rendering with every entry kept."""
+        size = sum(len(unit.text) + 1 for unit in head)
+        for category, level in zip(Category, detail, strict=True):
+            size += self.count(category, level) * _MIN_LINE_BYTES[level]
+        return size // 4
+
+    def _tally(self, category: Category) -> Tally:
+        if category not in self._tallies:
+            self._tallies[category] = tally(self._changes.get(category, ()))
+        return self._tallies[category]
 
     def listed(self, detail: Sequence[Detail]) -> int:
         """How many entries a plan lists one per line (what ``max_entries`` caps)."""

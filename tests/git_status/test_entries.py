@@ -13,6 +13,7 @@ from providers.git_status.entries import (
     directory_of,
     display_path,
     group_lines,
+    tally,
 )
 from providers.git_status.porcelain import Entry, EntryKind, Status, parse
 from tests.git_status.repos import commit_file, git, porcelain
@@ -87,15 +88,15 @@ def test_group_lines_count_by_verb_in_fixed_order() -> None:
         Change(Category.STAGED, "modified", "src/auth/a.py"),
         Change(Category.STAGED, "deleted", "src/auth/b.py"),
         Change(Category.STAGED, "modified", "src/auth/c.py"),
-        Change(Category.STAGED, "added (submodule)", "vendor/lib"),
+        Change(Category.STAGED, "added", "vendor/lib", None, " (submodule)"),
         Change(Category.STAGED, "modified", "README"),
     ]
-    assert group_lines(changes, None) == (
+    assert group_lines(tally(changes), None) == (
         "./: 1 modified",
         "src/auth/: 2 modified, 1 deleted",
         "vendor/: 1 added",
     )
-    assert group_lines(changes, 1)[1] == "src/: 2 modified, 1 deleted"
+    assert group_lines(tally(changes), 1)[1] == "src/: 2 modified, 1 deleted"
 
 
 @pytest.mark.parametrize(
