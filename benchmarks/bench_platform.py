@@ -20,22 +20,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.floor import BarePlugin, median_seconds, row, rss_kib
+from benchmarks.provider_process import command
 from providers._gen.pluggableharness.context.v1 import context_pb2
 from providers._gen.pluggableharness.model.v1 import model_pb2
-from providers.host.agent_config import ProviderDeclaration, resolve_command
 from providers.host.launcher import PluginProcess
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_repo"
-
-
-def command(name: str) -> list[str]:
-    declaration = ProviderDeclaration(
-        name, f"github.com/context-providers/context-providers/{name}", "", {}
-    )
-    found = resolve_command(declaration, {})
-    if found is None:
-        raise SystemExit(f"context-{name} is not installed (pip install -e .)")
-    return found
 
 
 def contribute_request(repo: Path, budget: int = 4000) -> context_pb2.ContextRequest:

@@ -74,4 +74,5 @@ def row(name: str, value_ms: float, floor_ms: float, target: float | None = None
     verdict = ""
     if target is not None:
         verdict = "  ok" if value_ms <= floor_ms * target else f"  OVER {target}x"
-    return f"{name:<42} {value_ms:9.3f} ms  floor {floor_ms:9.3f} ms  {ratio(value_ms, floor_ms)}{verdict}"
+    shown = ratio(value_ms, floor_ms)
+    return f"{name:<42} {value_ms:9.3f} ms  floor {floor_ms:9.3f} ms  {shown}{verdict}"

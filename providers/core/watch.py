@@ -106,7 +106,7 @@ class ChangeWatcher:
                 watch_filter=None,
                 step=self._step_ms,
                 debounce=self._debounce_ms,
-                rust_timeout=100,
+                rust_timeout=20,  # the first (empty) yield says the watch is in place
                 yield_on_timeout=True,
                 stop_event=self._stop,
                 raise_interrupt=False,

@@ -1,0 +1,83 @@
+"""Issue 3's numbers: the git status provider on generated repos of 1k, 10k, 100k files.
+
+In one run, per size: the floors (`git status --porcelain=v2 --branch` itself and a
+bare gRPC round trip), a cold Contribute (first on a fresh process), a warm one
+(nothing changed) and one after a single file changed, each as a ratio.
+
+    python benchmarks/bench_git_status.py [--sizes 1000 10000 100000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.floor import BarePlugin, median_seconds, row
+from benchmarks.provider_process import TimedProvider
+from benchmarks.repos import generate, time_command
+
+WATCH_SETTLE_S = 0.3  # the watcher reports a change within ~50 ms; give it room
+
+
+def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
+    repo = generate(scratch / f"repo{files}", files)
+    status_floor = time_command(repo, ["status", "--porcelain=v2", "--branch"])
+    rt = median_seconds(bare.round_trip, 200)
+    cold_samples = []
+    for _ in range(3):
+        provider = TimedProvider("git-status")
+        took, _reply = provider.contribute(provider.request(repo, 2000))
+        cold_samples.append(took)
+        provider.close()
+    cold = statistics.median(cold_samples)
+    provider = TimedProvider("git-status")
+    try:
+        request = provider.request(repo, 2000)
+        provider.contribute(request)
+        time.sleep(WATCH_SETTLE_S)
+        warm = median_seconds(lambda: provider.contribute(request), turns)
+        changed_samples = []
+        target = next((repo / "src").rglob("f0.py"))
+        for i in range(5):
+            target.write_text(f"# edit {i}\n")
+            time.sleep(WATCH_SETTLE_S)
+            took, reply = provider.contribute(request)
+            changed_samples.append(took)
+            assert "f0.py" in reply.sections[-1].content[0].text.text
+        changed = statistics.median(changed_samples)
+    finally:
+        provider.close()
+    ms = 1000.0
+    floor_cold = (status_floor + rt) * ms
+    print(f"-- {files:,} tracked files")
+    print(row("git status --porcelain=v2 --branch", status_floor * ms, status_floor * ms))
+    print(row("cold Contribute vs git status + round trip", cold * ms, floor_cold, 1.3))
+    print(row("warm Contribute (nothing changed) vs round trip", warm * ms, rt * ms, 2.0))
+    print(row("one file changed vs cold Contribute", changed * ms, cold * ms, 1.3))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000])
+    parser.add_argument("--turns", type=int, default=200)
+    args = parser.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="bench-git-"))
+    bare = BarePlugin()
+    try:
+        for files in args.sizes:
+            bench_size(files, bare, scratch, args.turns)
+    finally:
+        bare.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,49 @@
+"""A provider plugin launched through the reference host, timed per Contribute."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from providers._gen.pluggableharness.context.v1 import context_pb2
+from providers._gen.pluggableharness.model.v1 import model_pb2
+from providers.goplugin.convert import config_to_proto
+from providers.host.agent_config import ProviderDeclaration, resolve_command
+from providers.host.launcher import PluginProcess
+
+
+def command(published: str) -> list[str]:
+    declaration = ProviderDeclaration(
+        published, f"github.com/context-providers/context-providers/{published}", "", {}
+    )
+    found = resolve_command(declaration, {})
+    if found is None:
+        raise SystemExit(f"context-{published} is not installed (pip install -e .)")
+    return found
+
+
+class TimedProvider:
+    def __init__(self, published: str, config: dict[str, object] | None = None) -> None:
+        self.plugin = PluginProcess.launch(command(published), local_name=published)
+        self.plugin.stub.Describe(context_pb2.DescribeRequest(), timeout=30)
+        self.plugin.stub.Configure(config_to_proto(dict(config or {})), timeout=30)
+
+    def request(
+        self, repo: Path, budget: int, touched: list[str] | None = None
+    ) -> context_pb2.ContextRequest:
+        return context_pb2.ContextRequest(
+            token_budget=budget,
+            working_directory=str(repo),
+            model_target=model_pb2.ModelTarget(id="bench-model"),
+            files_touched=touched or [],
+        )
+
+    def contribute(
+        self, request: context_pb2.ContextRequest
+    ) -> tuple[float, context_pb2.ContextContribution]:
+        started = time.perf_counter()
+        reply = self.plugin.stub.Contribute(request, timeout=300)
+        return time.perf_counter() - started, reply
+
+    def close(self) -> None:
+        self.plugin.close()

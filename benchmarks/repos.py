@@ -1,0 +1,75 @@
+"""Generated repositories for the benchmarks: N tracked files in a realistic spread of
+directories, committed once, plus helpers to time git itself (the floor)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from pathlib import Path
+
+GIT_ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@localhost",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@localhost",
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        [
+            "git",
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "core.fsmonitor=false",
+            "-C",
+            str(repo),
+            *args,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=GIT_ENV,
+    ).stdout
+
+
+def generate(root: Path, files: int, *, per_dir: int = 20, fanout: int = 8) -> Path:
+    """``files`` small files, ``per_dir`` per directory, directories nested ``fanout`` wide."""
+    root.mkdir(parents=True)
+    (root / ".gitignore").write_text("*.log\nbuild/\n")
+    made = 0
+    directory = 0
+    while made < files:
+        parts = []
+        n = directory
+        while True:
+            parts.append(f"d{n % fanout}")
+            n //= fanout
+            if n == 0:
+                break
+        folder = root.joinpath("src", *reversed(parts))
+        folder.mkdir(parents=True, exist_ok=True)
+        for i in range(min(per_dir, files - made)):
+            (folder / f"f{i}.py").write_text(f"# file {made}\n")
+            made += 1
+        directory += 1
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "generated")
+    return root
+
+
+def time_command(repo: Path, args: list[str], repeat: int = 5) -> float:
+    """Median wall time of a git command in ``repo`` (seconds)."""
+    samples = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        subprocess.run(
+            ["git", "-C", str(repo), *args], check=True, stdout=subprocess.DEVNULL, env=GIT_ENV
+        )
+        samples.append(time.perf_counter() - started)
+    samples.sort()
+    return samples[len(samples) // 2]
