@@ -1,0 +1,99 @@
+"""Issue 4's numbers: the file tree provider on generated repos of 1k to 300k files.
+
+In one run, per size: the floors (`git ls-files -co --exclude-standard` and a bare
+gRPC round trip), cold Contribute (first on a fresh process), warm (nothing
+changed), one file added, and the plugin's RSS against the bare plugin plus the
+listing's own size.
+
+    python benchmarks/bench_file_tree.py [--sizes 1000 10000 100000 300000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.floor import BarePlugin, median_seconds, row, rss_kib
+from benchmarks.provider_process import TimedProvider
+from benchmarks.repos import GIT_ENV, generate, time_command
+
+WATCH_SETTLE_S = 0.3
+LS_FILES = ["ls-files", "-co", "--exclude-standard"]
+
+
+def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
+    repo = generate(scratch / f"repo{files}", files)
+    ls_floor = time_command(repo, LS_FILES)
+    listing_bytes = len(
+        subprocess.run(
+            ["git", "-C", str(repo), *LS_FILES, "-z"], capture_output=True, check=True, env=GIT_ENV
+        ).stdout
+    )
+    rt = median_seconds(bare.round_trip, 200)
+    bare.round_trip()
+    bare_rss = rss_kib(bare.process.pid)
+    cold_samples = []
+    for _ in range(3):
+        provider = TimedProvider("file-tree")
+        took, _ = provider.contribute(provider.request(repo, 2000))
+        cold_samples.append(took)
+        provider.close()
+    cold = statistics.median(cold_samples)
+    provider = TimedProvider("file-tree")
+    try:
+        request = provider.request(repo, 2000, ["src/d0/f0.py"])
+        provider.contribute(request)
+        time.sleep(WATCH_SETTLE_S)
+        warm = median_seconds(lambda: provider.contribute(request), turns)
+        added_samples = []
+        for i in range(5):
+            (repo / "src" / "d0" / f"added{i}.py").write_text("# new\n")
+            time.sleep(WATCH_SETTLE_S)
+            took, reply = provider.contribute(request)
+            added_samples.append(took)
+            assert f"added{i}.py" in reply.sections[-1].content[0].text.text
+        added = statistics.median(added_samples)
+        ours_rss = rss_kib(provider.plugin.process.pid)
+    finally:
+        provider.close()
+    ms = 1000.0
+    print(f"-- {files:,} files (listing {listing_bytes / 1024:.0f} KiB)")
+    print(row("git ls-files -co --exclude-standard", ls_floor * ms, ls_floor * ms))
+    print(row("cold Contribute vs ls-files + round trip", cold * ms, (ls_floor + rt) * ms, 1.5))
+    print(row("warm Contribute (nothing changed) vs round trip", warm * ms, rt * ms, 2.0))
+    print(row("one file added vs cold Contribute", added * ms, cold * ms, 0.1))
+    floor_kib = bare_rss + listing_bytes / 1024
+    verdict = "ok" if ours_rss <= 1.5 * floor_kib else "OVER 1.5x"
+    print(
+        f"{'RSS vs bare plugin + listing size':<42} {ours_rss / 1024:9.1f} MiB  floor "
+        f"{floor_kib / 1024:9.1f} MiB  {ours_rss / floor_kib:5.2f}x  {verdict}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10_000, 100_000, 300_000])
+    parser.add_argument("--turns", type=int, default=200)
+    args = parser.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="bench-tree-"))
+    bare = BarePlugin()
+    try:
+        for files in args.sizes:
+            bench_size(files, bare, scratch, args.turns)
+            shutil.rmtree(scratch / f"repo{files}", ignore_errors=True)
+    finally:
+        bare.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
