@@ -1,0 +1,90 @@
+"""Issue 5's numbers: the scoped docs provider with 1,000 rules and 10,000 paths seen.
+
+In one run: a bare gRPC round trip (the floor), then on a session that has
+already seen 10,000 paths, a turn that adds one new path and a turn that adds
+none, each as a ratio against the floor (target: under 2x for both).
+
+    python benchmarks/bench_scoped_docs.py [--rules 1000] [--paths 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.floor import BarePlugin, median_seconds, row
+from benchmarks.provider_process import TimedProvider
+from benchmarks.repos import git
+
+WATCH_SETTLE_S = 0.3
+
+
+def make_repo(root: Path, rules: int, paths: int) -> list[str]:
+    """``rules`` Cursor rules, each scoped to one package; ``paths`` source files."""
+    rule_dir = root / ".cursor" / "rules"
+    rule_dir.mkdir(parents=True)
+    for i in range(rules):
+        (rule_dir / f"pkg{i}.mdc").write_text(
+            f'---\ndescription: package {i}\nglobs: "src/pkg{i}/**"\nalwaysApply: false\n---\n'
+            f"# Package {i}\n\nRules for package {i}.\n"
+        )
+    files = []
+    for n in range(paths):
+        rel = f"src/pkg{n % (rules * 2)}/m{n}.py"
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("")
+        files.append(rel)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "generated")
+    return files
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rules", type=int, default=1000)
+    parser.add_argument("--paths", type=int, default=10_000)
+    parser.add_argument("--turns", type=int, default=50)
+    args = parser.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="bench-docs-"))
+    repo = scratch / "repo"
+    files = make_repo(repo, args.rules, args.paths)
+    bare = BarePlugin()
+    provider = TimedProvider("scoped-docs")
+    try:
+        rt = median_seconds(bare.round_trip, 200)
+        seen = list(files)
+        cold, _ = provider.contribute(provider.request(repo, 4000, seen))
+        time.sleep(WATCH_SETTLE_S)
+        none_new = median_seconds(
+            lambda: provider.contribute(provider.request(repo, 4000, seen)), args.turns
+        )
+        one_new = []
+        for i in range(args.turns):
+            seen.append(f"src/pkg{(i * 7) % (args.rules * 2)}/new{i}.py")
+            took, _ = provider.contribute(provider.request(repo, 4000, seen))
+            one_new.append(took)
+        # The request itself carries every path seen: measure that floor too.
+        payload = provider.request(repo, 4000, seen).ByteSize()
+    finally:
+        provider.close()
+        bare.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    ms = 1000.0
+    size = f"request {payload / 1024:.0f} KiB"
+    print(f"{args.rules:,} rules, {args.paths:,} paths already seen ({size})")
+    print(row("first Contribute with all paths", cold * ms, rt * ms))
+    print(row("turn adding no path vs round trip", none_new * ms, rt * ms, 2.0))
+    print(row("turn adding one path vs round trip", statistics.median(one_new) * ms, rt * ms, 2.0))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
