@@ -220,6 +220,7 @@ class Git:
             f"--max-count={count}",
             "--no-color",
             "--no-show-signature",
+            "--encoding=UTF-8",
             "--format=%H%x00%h%x00%s",
             "-z",
             "HEAD",

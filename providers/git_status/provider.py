@@ -9,6 +9,7 @@ outside every repository contributes nothing; git failures are
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,7 @@ class GitStatusProvider:
         self._settings: Settings | None = None
         self._git: Git | None = None
         self._tracker: RepoTracker | None = None
+        self._lock = threading.Lock()  # the adapter may serve calls on several threads
 
     def identity(self) -> Identity:
         return published_identity(NAME)
@@ -63,14 +65,23 @@ class GitStatusProvider:
     def configure(self, config: Mapping[str, Any]) -> None:
         """Check the config (the git executable must exist) and drop every cache."""
         settings = settings_from(config)
-        self.close()
-        self._settings = settings
-        self._git = Git(settings.git, timeout_ms=settings.timeout_ms, environ=self._environ)
+        with self._lock:
+            self._close()
+            self._settings = settings
+            self._git = Git(settings.git, timeout_ms=settings.timeout_ms, environ=self._environ)
 
     def collect(self, request: ContextRequest, counter: TokenCounter) -> Contribution:
         working_directory = checked_working_directory(request)
         if request.token_budget == 0:
             return Contribution()
+        if self._settings is None:
+            self.configure({})  # the kernel sent no Configure: defaults
+        with self._lock:
+            return self._collect(request, working_directory, counter)
+
+    def _collect(
+        self, request: ContextRequest, working_directory: Path, counter: TokenCounter
+    ) -> Contribution:
         settings, git = self._configured()
         tracker = self._tracker_for(working_directory.resolve(), settings, git)
         if tracker is None:
@@ -81,20 +92,22 @@ class GitStatusProvider:
                 request.token_budget, model_id, request.files_touched, counter
             )
         except NotARepository:  # the repository went away since it was found
-            self.close()
+            self._close()
             return Contribution()
 
     def close(self) -> None:
         """Stop watching; the next collect starts afresh."""
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
         if self._tracker is not None:
             self._tracker.stop()
             self._tracker = None
 
     def _configured(self) -> tuple[Settings, Git]:
-        """Settings and git, with the defaults when the kernel sent no Configure."""
         if self._settings is None or self._git is None:
-            self.configure({})
-            return self._configured()
+            raise RuntimeError("collect before configure")  # configure({}) ran just before
         return self._settings, self._git
 
     def _tracker_for(
@@ -102,7 +115,7 @@ class GitStatusProvider:
     ) -> RepoTracker | None:
         if self._tracker is not None and self._tracker.working_directory == working_directory:
             return self._tracker
-        self.close()
+        self._close()
         layout = git.discover(working_directory)
         if layout is None or (layout.toplevel is None and not layout.bare):
             return None  # no repository, or a working directory inside a .git dir

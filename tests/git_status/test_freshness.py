@@ -97,7 +97,8 @@ def test_stat_guard_covers_watcher_latency(make_provider: Make, tmp_path: Path, 
     provider = make_provider(watcher_factory=feed.factory)
     collect(provider, repo)
     (repo / "README").write_text("edited by the agent\n")
-    assert "Working tree clean" in text_of(collect(provider, repo))  # not touched: unseen yet
+    # Not touched, and the watcher is silent: the previous answer stands (no git runs).
+    assert "Working tree clean" in text_of(collect(provider, repo))
     touched = ("README",)
     assert "modified: README" in text_of(collect(provider, repo, touched=touched))
     git(repo, "add", "README")  # the index changes
