@@ -1,0 +1,244 @@
+"""Gitignore semantics for directories git does not list for us: the one copy of the rules.
+
+Inside a repository providers ask git (``git ls-files``, ``git check-ignore``):
+it is exact and fast. Elsewhere :class:`IgnoreRules` applies the same rules
+with ``pathspec``: each ``.gitignore`` re-rooted at its own directory,
+``$GIT_DIR/info/exclude``, the global excludes file, and the default excludes
+(``.git``), which never appear anywhere. :class:`PatternSet` holds our own
+patterns (config ``exclude``, ``.contextignore``), applied on top of git's.
+
+Precedence (gitignore(5)): a deeper ``.gitignore`` beats a shallower one, any
+``.gitignore`` beats ``info/exclude``, which beats the global file; within one
+file the last matching pattern wins, and a negation decides too. Nothing
+inside an excluded directory can be re-included: a walk never enters one, and
+the ``*_path`` methods check every ancestor for callers holding one path.
+
+Paths are repo-relative POSIX strings; directories are matched with a
+trailing ``/`` (so ``build/`` patterns match directories only, and a symlink
+to a directory is a file, as in git).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import stat
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from pathspec import GitIgnoreSpec
+
+log = logging.getLogger(__name__)
+
+DEFAULT_EXCLUDES: frozenset[str] = frozenset({".git"})
+"""Names never listed at any depth: git's own directory (or worktree file)."""
+
+GITIGNORE = ".gitignore"
+MAX_PATTERN_FILE_BYTES = 4 * 1024 * 1024
+"""An ignore file larger than this is not a real ignore file; it is skipped (logged)."""
+
+_BOM = "\ufeff"
+_DIR_MARK = "ps_d"
+"""pathspec's regex group for "matched a directory, the path goes on below it"."""
+
+
+def parse_patterns(data: bytes) -> list[str]:
+    """Split an ignore file as git does: ``\\n`` lines, one trailing ``\\r`` dropped, no BOM.
+
+    Not ``str.splitlines``: it also splits on characters that are legal in
+    file names. Undecodable bytes survive as surrogates, as in ``os.fsdecode``
+    of the paths they are matched against.
+    """
+    text = os.fsdecode(data).removeprefix(_BOM)
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
+def read_patterns(path: Path) -> list[str]:
+    """The lines of an ignore file; none when it is missing, unreadable, a symlink or too big.
+
+    git (since 2.32) does not follow a symlinked in-tree ``.gitignore``; we
+    never follow one anywhere, which also keeps the read inside the tree.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
+    except OSError:
+        return []
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return []
+        if st.st_size > MAX_PATTERN_FILE_BYTES:
+            log.warning("ignore file %s is too large (%d bytes); skipped", path, st.st_size)
+            return []
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(MAX_PATTERN_FILE_BYTES + 1)
+    except OSError as exc:
+        log.warning("ignore file %s unreadable (%s); skipped", path, exc)
+        return []
+    finally:
+        os.close(fd)
+    return parse_patterns(data)
+
+
+class Patterns:
+    """One file's patterns, matched the way git matches them: against the path itself.
+
+    ``pathspec`` parses the lines (``GitIgnoreSpec.from_lines``) and compiles
+    each pattern to a regex that also matches everything below a matching
+    directory (its ``ps_d`` group marks where that directory ends). git never
+    matches a pattern against an ancestor: it just does not descend into an
+    excluded directory. So a match through an ancestor is not a match here;
+    otherwise ``!sub/`` in a deeper ``.gitignore`` would wrongly re-include
+    ``sub/a.txt`` ignored by ``*.txt`` higher up.
+    """
+
+    __slots__ = ("_rules",)
+
+    def __init__(self, rules: Sequence[tuple[re.Pattern[str], bool]]) -> None:
+        # Last matching pattern wins. The second regex only matches what ends at
+        # the end of the path: the one way to ask "is this directory itself matched?".
+        self._rules = tuple(
+            (regex, re.compile(f"(?:{regex.pattern})\\Z", regex.flags), include)
+            for regex, include in reversed(rules)
+        )
+
+    def decide(self, rel: str, is_dir: bool) -> bool | None:
+        """True: ignored; False: re-included by a negation; None: no pattern matches ``rel``."""
+        for regex, at_end, include in self._rules:
+            found = regex.search(rel)
+            if found is not None and _marks_directory(found) is None:
+                return include
+            if is_dir:
+                found = at_end.search(rel + "/")
+                if found is not None and _marks_directory(found):
+                    return include
+        return None
+
+
+def _marks_directory(found: re.Match[str]) -> str | None:
+    return found.groupdict().get(_DIR_MARK)
+
+
+def compile_patterns(lines: Iterable[str]) -> Patterns | None:
+    """The patterns in ``lines``, or ``None`` when there are none (comments, blanks)."""
+    rules: list[tuple[re.Pattern[str], bool]] = []
+    for pattern in GitIgnoreSpec.from_lines(list(lines)).patterns:
+        regex = getattr(pattern, "regex", None)
+        if pattern.include is not None and isinstance(regex, re.Pattern):
+            rules.append((regex, pattern.include))
+    return Patterns(rules) if rules else None
+
+
+def default_global_excludes(environ: Mapping[str, str]) -> Path | None:
+    """Where git looks when ``core.excludesFile`` is unset: ``$XDG_CONFIG_HOME/git/ignore``.
+
+    ``environ`` is passed in (the core reads no environment); ``HOME`` gives
+    ``~/.config/git/ignore`` when ``XDG_CONFIG_HOME`` is unset or empty.
+    """
+    xdg = environ.get("XDG_CONFIG_HOME")
+    if xdg:
+        return Path(xdg) / "git" / "ignore"
+    home = environ.get("HOME")
+    if home:
+        return Path(home) / ".config" / "git" / "ignore"
+    return None
+
+
+def _ancestors(rel: str) -> list[str]:
+    """Proper ancestor directories of ``rel``, shallowest first ("a", "a/b" for "a/b/c")."""
+    parts = rel.split("/")
+    return ["/".join(parts[:i]) for i in range(1, len(parts))]
+
+
+class PatternSet:
+    """Gitignore-style patterns rooted at the repository root, applied on top of git's rules."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self._spec = compile_patterns(lines)
+
+    def __bool__(self) -> bool:
+        return self._spec is not None
+
+    def excluded(self, rel: str, is_dir: bool) -> bool:
+        """Whether ``rel`` matches (assuming no ancestor does)."""
+        return self._spec is not None and self._spec.decide(rel, is_dir) is True
+
+    def excluded_path(self, rel: str, is_dir: bool) -> bool:
+        """Whether ``rel`` or any of its ancestor directories matches."""
+        if self._spec is None:
+            return False
+        return any(self.excluded(a, True) for a in _ancestors(rel)) or self.excluded(rel, is_dir)
+
+
+class DirMatcher:
+    """The rules in force inside one directory, deepest first, ready for its entries."""
+
+    __slots__ = ("_chain", "_prefix")
+
+    def __init__(self, prefix: str, chain: Sequence[tuple[int, Patterns]]) -> None:
+        self._prefix = prefix
+        self._chain = chain
+
+    def excluded(self, name: str, is_dir: bool) -> bool:
+        """Whether the entry ``name`` of this directory is ignored."""
+        if name in DEFAULT_EXCLUDES:
+            return True
+        if not self._chain:
+            return False
+        rel = self._prefix + name
+        for cut, spec in self._chain:
+            decision = spec.decide(rel[cut:], is_dir)
+            if decision is not None:
+                return decision
+        return False
+
+
+class IgnoreRules:
+    """git's ignore rules for the tree under ``root``, with ``.gitignore`` files read on demand.
+
+    Each directory's ``.gitignore`` is read once and cached; build a new
+    instance when one changes.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        *,
+        info_exclude: Path | None = None,
+        global_excludes: Path | None = None,
+    ) -> None:
+        self._root = root
+        self._dir_specs: dict[str, Patterns | None] = {}
+        # Lowest precedence last; matched against the repo-relative path (cut 0).
+        self._base: list[tuple[int, Patterns]] = []
+        for path in (info_exclude, global_excludes):
+            spec = compile_patterns(read_patterns(path)) if path is not None else None
+            if spec is not None:
+                self._base.append((0, spec))
+
+    def _dir_spec(self, rel_dir: str) -> Patterns | None:
+        if rel_dir not in self._dir_specs:
+            directory = self._root / rel_dir if rel_dir else self._root
+            self._dir_specs[rel_dir] = compile_patterns(read_patterns(directory / GITIGNORE))
+        return self._dir_specs[rel_dir]
+
+    def matcher(self, rel_dir: str) -> DirMatcher:
+        """Rules for the entries of ``rel_dir`` ("" for the root); its ancestors must be in."""
+        chain: list[tuple[int, Patterns]] = []
+        dirs = [*_ancestors(rel_dir), rel_dir] if rel_dir else []
+        for directory in reversed(["", *dirs]):
+            spec = self._dir_spec(directory)
+            if spec is not None:
+                chain.append((len(directory) + 1 if directory else 0, spec))
+        chain.extend(self._base)
+        return DirMatcher(rel_dir + "/" if rel_dir else "", chain)
+
+    def excluded(self, rel: str, is_dir: bool) -> bool:
+        """Whether ``rel`` is ignored, assuming none of its ancestor directories is."""
+        parent, _, name = rel.rpartition("/")
+        return self.matcher(parent).excluded(name, is_dir)
+
+    def excluded_path(self, rel: str, is_dir: bool) -> bool:
+        """Whether ``rel`` is ignored, itself or through an ignored ancestor directory."""
+        return any(self.excluded(a, True) for a in _ancestors(rel)) or self.excluded(rel, is_dir)

@@ -1,0 +1,210 @@
+"""The file tree's only subprocess: read-only git calls in a repository we do not trust.
+
+Every run passes ``-c core.fsmonitor=false`` (the repository's config could
+name a command git would run on each call), ``--no-optional-locks`` and
+``GIT_OPTIONAL_LOCKS=0`` (never refresh the index: we never write to the
+repository), no terminal prompt, stdin from /dev/null unless we feed it, and a
+timeout after which git is killed. Variables that would point git at another
+repository (``GIT_DIR``...) are dropped from the environment; the global
+config (``GIT_CONFIG_GLOBAL``, ``HOME``) is kept because git's global excludes
+file is part of what it lists.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from providers.core.sources import Unavailable, read_text
+
+DEFAULT_TIMEOUT_S = 60.0
+"""Generous: ``ls-files`` over 300k files takes about a second on a cold cache."""
+
+REPOSITORY_ENV = (
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_COMMON_DIR",
+    "GIT_CONFIG",
+    "GIT_CONFIG_COUNT",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_DIR",
+    "GIT_GRAFT_FILE",
+    "GIT_IMPLICIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_NAMESPACE",
+    "GIT_NO_REPLACE_OBJECTS",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_PREFIX",
+    "GIT_REPLACE_REF_BASE",
+    "GIT_SHALLOW_FILE",
+    "GIT_WORK_TREE",
+)
+"""Variables that select another repository or work tree (``git rev-parse --local-env-vars``)."""
+
+_FIXED_ENV = {
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_OPTIONAL_LOCKS": "0",
+    "LC_ALL": "C",  # English messages: unreadable directories are counted from stderr
+}
+_GLOBAL_OPTIONS = ("--no-pager", "--no-optional-locks", "-c", "core.fsmonitor=false")
+_UNREADABLE = re.compile(rb"could not open directory '")
+
+
+class GitError(Exception):
+    """git could not answer (missing, not a repository, refused, timed out)."""
+
+
+class GitRunner:
+    """Runs git with the safety settings above; tests wrap it to count calls."""
+
+    def __init__(
+        self,
+        environ: Mapping[str, str] | None = None,
+        *,
+        executable: str = "git",
+        timeout: float = DEFAULT_TIMEOUT_S,
+    ) -> None:
+        env = dict(os.environ if environ is None else environ)
+        for name in REPOSITORY_ENV:
+            env.pop(name, None)
+        env.update(_FIXED_ENV)
+        self._env = env
+        self._executable = executable
+        self._timeout = timeout
+
+    @property
+    def environ(self) -> Mapping[str, str]:
+        """The environment git runs with (where ``HOME`` and ``XDG_CONFIG_HOME`` come from)."""
+        return self._env
+
+    def run(
+        self,
+        cwd: Path,
+        args: Sequence[str],
+        *,
+        stdin: bytes | None = None,
+        ok_codes: tuple[int, ...] = (0,),
+    ) -> tuple[int, bytes, bytes]:
+        """``(returncode, stdout, stderr)`` of ``git args`` in ``cwd``; GitError otherwise."""
+        argv = [self._executable, *_GLOBAL_OPTIONS, *args]
+        try:
+            done = subprocess.run(
+                argv,
+                cwd=cwd,
+                input=stdin,
+                stdin=subprocess.DEVNULL if stdin is None else None,
+                capture_output=True,
+                env=self._env,
+                timeout=self._timeout,
+                check=False,
+            )
+        except subprocess.TimeoutExpired as exc:
+            raise GitError(f"git {args[0]} timed out after {self._timeout:g} s in {cwd}") from exc
+        except OSError as exc:
+            raise GitError(f"cannot run git in {cwd}: {exc}") from exc
+        if done.returncode not in ok_codes:
+            message = os.fsdecode(done.stderr).strip().splitlines()
+            raise GitError(
+                f"git {args[0]} failed ({done.returncode}) in {cwd}: "
+                + (message[-1] if message else "no message")
+            )
+        return done.returncode, done.stdout, done.stderr
+
+
+@dataclass(frozen=True)
+class GitListing:
+    """Repo-relative paths git shows, and how many directories it could not open."""
+
+    paths: list[str]
+    unreadable: int
+
+
+def list_files(runner: GitRunner, root: Path) -> GitListing:
+    """Tracked plus untracked-not-ignored files, minus tracked files deleted from the work tree.
+
+    One call: ``-t`` tags each entry, so a tracked file that is gone (``R``,
+    listed twice by ``--cached --deleted``) and sparse-checkout entries that
+    are not in the work tree (``S``) can be dropped. Submodules and nested
+    repositories are single entries (a nested repository as ``name/``).
+    """
+    _, out, err = runner.run(
+        root,
+        ["ls-files", "-z", "-t", "--cached", "--deleted", "--others", "--exclude-standard"],
+    )
+    gone: set[str] = set()
+    kept: list[str] = []
+    for item in os.fsdecode(out).split("\0"):
+        if len(item) < 3:
+            continue
+        if item[0] in "RS":
+            gone.add(item[2:])
+        else:
+            kept.append(item[2:])
+    paths = [p for p in kept if p not in gone] if gone else kept
+    return GitListing(paths, len(_UNREADABLE.findall(err)))
+
+
+def check_ignored(runner: GitRunner, root: Path, paths: Sequence[str]) -> set[str]:
+    """Which of ``paths`` git ignores (a tracked path never is; an ignored parent counts)."""
+    if not paths:
+        return set()
+    payload = b"".join(os.fsencode(p) + b"\0" for p in paths)
+    _, out, _ = runner.run(root, ["check-ignore", "--stdin", "-z"], stdin=payload, ok_codes=(0, 1))
+    return {p for p in os.fsdecode(out).split("\0") if p}
+
+
+def excludes_file(runner: GitRunner, cwd: Path) -> Path | None:
+    """``core.excludesFile`` from git's config, ``~`` expanded; None when unset."""
+    code, out, _ = runner.run(
+        cwd, ["config", "--path", "--get", "core.excludesFile"], ok_codes=(0, 1)
+    )
+    value = os.fsdecode(out).rstrip("\n")
+    if code != 0 or not value:
+        return None
+    path = Path(value)
+    return path if path.is_absolute() else cwd / path
+
+
+def submodule_paths(root: Path) -> set[str]:
+    """Paths named in ``.gitmodules`` (``path = ...`` lines), so gitlinks list as ``name/``."""
+    loaded = read_text(root, Path(".gitmodules"))
+    if isinstance(loaded, Unavailable):
+        return set()
+    found: set[str] = set()
+    for line in loaded.text.split("\n"):
+        key, sep, value = line.strip().partition("=")
+        if sep and key.strip().lower() == "path":
+            value = value.strip()
+            if len(value) >= 2 and value[0] == value[-1] == '"':
+                value = value[1:-1]
+            if value:
+                found.add(value.strip("/"))
+    return found
+
+
+def git_dir(root: Path) -> Path | None:
+    """The repository directory of work tree ``root``: ``.git``, or where a ``.git`` file points."""
+    dot_git = root / ".git"
+    if dot_git.is_dir():
+        return dot_git
+    try:
+        first = dot_git.read_bytes()[:4096].split(b"\n", 1)[0].decode("utf-8", "surrogateescape")
+    except OSError:
+        return None
+    if not first.startswith("gitdir:"):
+        return None
+    target = Path(first.removeprefix("gitdir:").strip())
+    return target if target.is_absolute() else root / target
+
+
+def common_dir(gitdir: Path) -> Path:
+    """Where a linked worktree's shared files (``info/exclude``) live."""
+    try:
+        pointer = (gitdir / "commondir").read_text("utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return gitdir
+    target = Path(pointer)
+    return target if target.is_absolute() else gitdir / target

@@ -1,0 +1,203 @@
+"""What the rendered tree looks like, and exactly how many bytes each step adds to it.
+
+The form, chosen once: an indented tree, two spaces a level, under the root's
+absolute path; directories end with ``/``, subdirectories come before files,
+each sorted by name. A directory that is not expanded is one line with its
+recursive counts (``vendor/ (1,204 files, 37 dirs)``); an expanded directory
+whose entries are not all shown ends with ``... 968 more (950 files, 30 dirs)``;
+the section ends with the totals shown vs. present. Names with control
+characters, backslashes or quotes are quoted, so every line is one entry.
+
+A :class:`Layout` is a set of expanded directories and revealed entries.
+:meth:`Layout.apply` reveals more and returns the exact change in the
+rendered size, so the planner measures a candidate without rendering it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from providers.file_tree.tree import Dir, Tree
+
+INDENT = "  "
+_OPEN, _CLOSE, _LEAF = 0, 1, 2
+
+
+def display(name: str) -> str:
+    """A name as shown: verbatim when plain, JSON-quoted when it would break a line or mislead."""
+    if name.isprintable() and name.strip() == name and '"' not in name and "\\" not in name:
+        return name
+    raw = name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return json.dumps(raw, ensure_ascii=False)
+
+
+def counts(files: int, dirs: int) -> str:
+    """``1,204 files, 37 dirs``; singular for one; dirs left out when none."""
+    text = f"{files:,} file" + ("" if files == 1 else "s")
+    if dirs:
+        text += f", {dirs:,} dir" + ("" if dirs == 1 else "s")
+    return text
+
+
+def collapsed_dir_line(name: str, depth: int, files: int, dirs: int) -> str:
+    return f"{INDENT * depth}{display(name)}/ ({counts(files, dirs)})"
+
+
+def leaf_line(name: str, depth: int) -> str:
+    if name.endswith("/"):
+        return f"{INDENT * depth}{display(name[:-1])}/ (repository)"
+    return f"{INDENT * depth}{display(name)}"
+
+
+def more_line(depth: int, entries: int, files: int, dirs: int) -> str:
+    if dirs == 0 and entries == files:
+        return f"{INDENT * depth}... {entries:,} more files"
+    return f"{INDENT * depth}... {entries:,} more ({counts(files, dirs)})"
+
+
+@dataclass(frozen=True)
+class Step:
+    """Reveal entries ``indices`` of ``dir`` (expanding it first when ``expands``)."""
+
+    dir: Dir
+    indices: tuple[int, ...]
+    expands: bool
+
+
+def _size(line: str) -> int:
+    return len(line.encode("utf-8", "surrogateescape")) + 1
+
+
+class Layout:
+    """What is expanded and revealed, and the byte size of its rendering."""
+
+    def __init__(self, tree: Tree, root_label: str, *, show_files: bool, unreadable: int) -> None:
+        self._tree = tree
+        self._root_label = root_label.rstrip("/") + "/"
+        self._show_files = show_files
+        self._unreadable = unreadable
+        self._revealed: dict[Dir, set[int]] = {}
+        self._hidden: dict[Dir, tuple[int, int, int]] = {}
+        self.shown_files = 0
+        self.shown_dirs = 0
+        root = tree.root
+        self.size = _size(self._dir_line(root)) + _size(self._totals())
+
+    # What the planner asks -------------------------------------------------
+
+    def entries(self, node: Dir) -> Sequence[tuple[str, Dir | None]]:
+        """The entries an expanded ``node`` can reveal (directories only without files)."""
+        children = node.children()
+        return children if self._show_files else children[: len(node.dirs)]
+
+    def expanded(self, node: Dir) -> bool:
+        return node in self._revealed
+
+    def revealed(self, node: Dir, index: int) -> bool:
+        shown = self._revealed.get(node)
+        return shown is not None and index in shown
+
+    # Changing it ------------------------------------------------------------
+
+    def apply(self, step: Step) -> int:
+        """Reveal what ``step`` names; return the change in rendered bytes."""
+        node = step.dir
+        before = self.size
+        totals_before = _size(self._totals())
+        if step.expands:
+            line_before = _size(self._dir_line(node))
+            kids = self.entries(node)
+            files = sum(1 if child is None else child.file_count for _, child in kids)
+            dirs = sum(0 if child is None else child.dir_count + 1 for _, child in kids)
+            self._revealed[node] = set()
+            self._hidden[node] = (len(kids), files, dirs)
+            self.size += _size(self._dir_line(node)) - line_before
+        shown = self._revealed[node]
+        trailer_before = self._trailer_size(node)
+        entries, files, dirs = self._hidden[node]
+        kids = self.entries(node)
+        for index in step.indices:
+            if index in shown:
+                continue
+            shown.add(index)
+            name, child = kids[index]
+            entries -= 1
+            if child is None:
+                files -= 1
+                self.shown_files += 1
+                self.size += _size(leaf_line(name, node.depth + 1))
+            else:
+                files -= child.file_count
+                dirs -= child.dir_count + 1
+                self.shown_dirs += 1
+                self.size += _size(self._dir_line(child))
+        self._hidden[node] = (entries, files, dirs)
+        self.size += self._trailer_size(node) - trailer_before
+        self.size += _size(self._totals()) - totals_before
+        return self.size - before
+
+    # Rendering --------------------------------------------------------------
+
+    def lines(self) -> list[str]:
+        out: list[str] = []
+        # (kind, directory, ready line): open a directory, close it (its "more" line), or a leaf.
+        stack: list[tuple[int, Dir, str]] = [(_OPEN, self._tree.root, "")]
+        while stack:
+            kind, node, line = stack.pop()
+            if kind == _LEAF:
+                out.append(line)
+                continue
+            if kind == _CLOSE:
+                entries, files, dirs = self._hidden[node]
+                if entries:
+                    out.append(more_line(node.depth + 1, entries, files, dirs))
+                continue
+            out.append(self._dir_line(node))
+            shown = self._revealed.get(node)
+            if shown is None:
+                continue
+            stack.append((_CLOSE, node, ""))
+            kids = self.entries(node)
+            for index in sorted(shown, reverse=True):
+                name, child = kids[index]
+                if child is None:
+                    stack.append((_LEAF, node, leaf_line(name, node.depth + 1)))
+                else:
+                    stack.append((_OPEN, child, ""))
+        out.append(self._totals())
+        return out
+
+    def text(self) -> str:
+        return "\n".join(self.lines()) + "\n"
+
+    # Lines ------------------------------------------------------------------
+
+    def _dir_line(self, node: Dir) -> str:
+        label = self._root_label if node.parent is None else f"{display(node.name)}/"
+        if node in self._revealed and self._show_files:
+            return f"{INDENT * node.depth}{label}"
+        return f"{INDENT * node.depth}{label} ({counts(node.file_count, node.dir_count)})"
+
+    def _trailer_size(self, node: Dir) -> int:
+        hidden = self._hidden.get(node)
+        if hidden is None or hidden[0] == 0:
+            return 0
+        return _size(more_line(node.depth + 1, *hidden))
+
+    def _totals(self) -> str:
+        root = self._tree.root
+        if self._show_files:
+            text = (
+                f"(shown: {self.shown_files:,} of {root.file_count:,} files, "
+                f"{self.shown_dirs:,} of {root.dir_count:,} dirs"
+            )
+        else:
+            text = (
+                f"(shown: {self.shown_dirs:,} of {root.dir_count:,} dirs; "
+                f"files not listed: {root.file_count:,}"
+            )
+        if self._unreadable:
+            text += f"; {self._unreadable:,} unreadable dirs skipped"
+        return text + ")"

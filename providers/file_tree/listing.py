@@ -1,0 +1,133 @@
+"""Step 1, listing: the files git would show, as a :class:`Tree`, minus our own excludes.
+
+In a repository one ``git ls-files`` answers; elsewhere (or when git cannot
+run there) a walk applies the same rules (``core.ignore``). Our own patterns
+(config ``exclude`` and the ignore file, ``.contextignore`` by default) then
+remove more, tracked files included.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from providers.core.ignore import (
+    IgnoreRules,
+    PatternSet,
+    default_global_excludes,
+    read_patterns,
+)
+from providers.core.paths import confine
+from providers.file_tree import git
+from providers.file_tree.tree import Tree
+from providers.file_tree.walk import walk
+
+log = logging.getLogger(__name__)
+
+DEFAULT_IGNORE_FILE = ".contextignore"
+
+
+@dataclass(frozen=True)
+class ListingOptions:
+    """What the user configured about the listing."""
+
+    exclude: tuple[str, ...] = ()
+    ignore_file: str = DEFAULT_IGNORE_FILE
+
+
+@dataclass
+class Listing:
+    """A full listing and what is needed to keep it current incrementally.
+
+    ``key_files`` are the files whose change invalidates the rules themselves
+    (git's index and excludes, our ignore file): any change means a full
+    re-list. ``rules`` is set when the listing came from a walk.
+    """
+
+    root: Path
+    tree: Tree
+    in_git: bool
+    unreadable: int
+    own: PatternSet
+    rules: IgnoreRules | None
+    key_files: tuple[Path, ...]
+    ignore_file: Path | None
+
+
+def own_ignore_file(root: Path, options: ListingOptions) -> Path | None:
+    """Our ignore file, if configured and inside ``root`` (never read from outside)."""
+    if not options.ignore_file:
+        return None
+    path = confine(root, Path(options.ignore_file))
+    if path is None:
+        log.warning("ignore_file %s is outside %s; not read", options.ignore_file, root)
+    return path
+
+
+def own_patterns(root: Path, options: ListingOptions, ignore_file: Path | None) -> PatternSet:
+    lines: list[str] = list(options.exclude)
+    if ignore_file is not None:
+        lines.extend(read_patterns(ignore_file))
+    return PatternSet(lines)
+
+
+def global_excludes(runner: git.GitRunner, root: Path) -> Path | None:
+    """git's global excludes file: ``core.excludesFile``, else the XDG default."""
+    try:
+        configured = git.excludes_file(runner, root)
+    except git.GitError as exc:
+        log.debug("cannot ask git for core.excludesFile: %s", exc)
+        configured = None
+    return configured or default_global_excludes(runner.environ)
+
+
+def list_tree(root: Path, options: ListingOptions, runner: git.GitRunner) -> Listing:
+    """List ``root`` completely. Raises ``OSError`` when ``root`` itself cannot be read."""
+    ignore_file = own_ignore_file(root, options)
+    own = own_patterns(root, options, ignore_file)
+    excludes = global_excludes(runner, root)
+    gitdir = git.git_dir(root)
+    info_exclude = git.common_dir(gitdir) / "info" / "exclude" if gitdir is not None else None
+    keys: list[Path] = [p for p in (excludes, ignore_file, info_exclude) if p is not None]
+    if gitdir is not None:
+        try:
+            listed = git.list_files(runner, root)
+        except git.GitError as exc:
+            log.warning("git cannot list %s (%s); walking it instead", root, exc)
+        else:
+            submodules = git.submodule_paths(root)
+            paths = listed.paths
+            if submodules:
+                paths = [p + "/" if p in submodules else p for p in paths]
+            tree = Tree.build(paths)
+            if own:
+                tree.filter(own.excluded)
+            keys.append(gitdir / "index")
+            return Listing(
+                root, tree, True, listed.unreadable, own, None, _unique(keys), ignore_file
+            )
+    rules = IgnoreRules(root, info_exclude=info_exclude, global_excludes=excludes)
+    walked = walk(root, rules, own=own)
+    if walked.unreadable:
+        log.warning(
+            "%d unreadable directories under %s skipped: %s",
+            len(walked.unreadable),
+            root,
+            ", ".join(walked.unreadable[:5]),
+        )
+    return Listing(
+        root,
+        Tree.build(walked.paths),
+        False,
+        len(walked.unreadable),
+        own,
+        rules,
+        _unique(keys),
+        ignore_file,
+    )
+
+
+def _unique(paths: Sequence[Path]) -> tuple[Path, ...]:
+    return tuple(dict.fromkeys(paths))

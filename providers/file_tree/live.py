@@ -1,0 +1,227 @@
+"""Keeping the listing current: one full listing, then only what the watcher says changed.
+
+Each turn calls :meth:`LiveListing.refresh`:
+
+- nothing reported and no rule file changed (a few ``stat`` calls): the cached
+  listing, with no walk and no git call;
+- paths created or deleted: each is checked against the ignore rules (``git
+  check-ignore`` for just those paths in a repository, ``core.ignore``
+  otherwise) and added to or removed from the tree in place;
+- a changed ``.gitignore`` or ignore file, git's index or excludes file, a
+  repository appearing or vanishing, a watcher overflow, a dead watcher or no
+  watcher at all: a full re-list, which is always correct, only slower.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Protocol
+
+from providers.core.ignore import GITIGNORE
+from providers.core.watch import Changes, ChangeWatcher
+from providers.file_tree import git
+from providers.file_tree.listing import Listing, ListingOptions, list_tree
+from providers.file_tree.walk import is_nested_repository, walk
+
+log = logging.getLogger(__name__)
+
+
+class Watcher(Protocol):
+    """What :class:`~providers.core.watch.ChangeWatcher` offers; tests inject their own."""
+
+    def start(self, timeout: float = ...) -> bool: ...
+
+    def drain(self) -> Changes: ...
+
+    def stop(self) -> None: ...
+
+
+WatcherFactory = Callable[[Path], Watcher]
+
+
+def default_watcher(root: Path) -> Watcher:
+    return ChangeWatcher(root)
+
+
+_KeyState = tuple[tuple[int, int, int] | None, ...]
+
+
+class _Relist(Exception):
+    """An incremental update cannot be trusted: list everything again."""
+
+
+class LiveListing:
+    """The listing of one root, current as of the last :meth:`refresh`."""
+
+    def __init__(
+        self,
+        root: Path,
+        options: ListingOptions,
+        runner: git.GitRunner,
+        watcher_factory: WatcherFactory | None,
+    ) -> None:
+        self.root = root
+        self._options = options
+        self._runner = runner
+        self._factory = watcher_factory
+        self._watcher: Watcher | None = None
+        self._listing: Listing | None = None
+        self._keys: _KeyState = ()
+        self._generation = 0
+        self.full_listings = 0
+        self.incremental_updates = 0
+
+    @property
+    def version(self) -> tuple[int, int]:
+        """Changes whenever the listing may have changed (a new listing or an edit in place)."""
+        tree_version = self._listing.tree.version if self._listing is not None else -1
+        return self._generation, tree_version
+
+    def refresh(self) -> Listing:
+        """The current listing. Raises ``OSError`` when the root cannot be read."""
+        if self._listing is None:
+            self._start_watcher()
+            return self._relist()
+        if self._watcher is None:
+            return self._relist()
+        changes = self._watcher.drain()
+        if changes.overflow or _key_state(self._listing.key_files) != self._keys:
+            return self._relist()
+        if changes.paths:
+            try:
+                self._apply(self._listing, changes.paths)
+            except _Relist as why:
+                log.debug("file tree: full re-list (%s)", why)
+                return self._relist()
+            self.incremental_updates += 1
+        return self._listing
+
+    def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+
+    def _start_watcher(self) -> None:
+        if self._factory is None:
+            return
+        watcher = self._factory(self.root)
+        if watcher.start():
+            self._watcher = watcher
+        else:
+            watcher.stop()
+            log.warning("cannot watch %s; listing it again on every turn", self.root)
+
+    def _relist(self) -> Listing:
+        listing = list_tree(self.root, self._options, self._runner)
+        self._listing = listing
+        self._keys = _key_state(listing.key_files)
+        self._generation += 1
+        self.full_listings += 1
+        return listing
+
+    def _apply(self, listing: Listing, paths: Iterable[str]) -> None:
+        """Bring the tree up to date with ``paths`` (absolute), or raise :class:`_Relist`."""
+        prefix = str(self.root).rstrip("/") + "/"
+        tree = listing.tree
+        files: list[str] = []
+        dirs: list[str] = []
+        for path in sorted(paths):  # parents before children
+            if not path.startswith(prefix):
+                continue
+            rel = path[len(prefix) :]
+            parts = rel.split("/")
+            if ".git" in parts:
+                self._git_dir_changed(listing, parts, path)
+                continue
+            if parts[-1] == GITIGNORE or (
+                listing.ignore_file is not None and path == str(listing.ignore_file)
+            ):
+                raise _Relist(f"{rel} changed")
+            if tree.inside_nested_repository(rel):
+                continue
+            try:
+                st = os.lstat(path)
+            except OSError:
+                tree.remove(rel)
+                tree.remove(rel + "/")
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                if tree.contains(rel) and tree.find_dir(rel) is None:
+                    tree.remove(rel)  # a file became a directory
+                if tree.find_dir(rel) is not None or tree.contains(rel + "/"):
+                    continue
+                if is_nested_repository(path):
+                    files.append(rel + "/")
+                else:
+                    dirs.append(rel)
+            elif stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode):
+                if tree.find_dir(rel) is not None:
+                    tree.remove(rel)  # a directory became a file
+                if not tree.contains(rel):
+                    files.append(rel)
+        for rel in self._admit(listing, files, dirs):
+            tree.add(rel)
+
+    def _git_dir_changed(self, listing: Listing, parts: list[str], path: str) -> None:
+        at = parts.index(".git")
+        if at == 0:
+            # Our own repository: index and excludes are stat-checked each turn.
+            if not listing.in_git and git.git_dir(self.root) is not None:
+                raise _Relist("the root became a repository")
+            return
+        owner = "/".join(parts[:at])
+        known = listing.tree.contains(owner + "/") or listing.tree.contains(owner)
+        if known and len(parts) > at + 1:
+            return  # activity inside a nested repository we list as one entry
+        if known != is_nested_repository(str(self.root / owner)):
+            raise _Relist(f"{owner} became or stopped being a repository")
+
+    def _admit(self, listing: Listing, files: list[str], dirs: list[str]) -> list[str]:
+        """The candidates (new files, and the contents of new directories) git would list."""
+        found: list[str] = []
+        rules = listing.rules
+        for rel in dirs:
+            if listing.own.excluded_path(rel, True):
+                continue
+            if rules is not None and rules.excluded_path(rel, True):
+                continue
+            try:
+                found.extend(walk(self.root, rules, start=rel, own=listing.own).paths)
+            except OSError:
+                continue
+        own = listing.own
+        if rules is not None:
+            found.extend(
+                rel
+                for rel in files
+                if not rules.excluded_path(rel.rstrip("/"), rel.endswith("/"))
+                and not own.excluded_path(rel.rstrip("/"), rel.endswith("/"))
+            )
+            return found
+        found.extend(
+            rel for rel in files if not own.excluded_path(rel.rstrip("/"), rel.endswith("/"))
+        )
+        if not found:
+            return found
+        try:
+            ignored = git.check_ignored(self._runner, self.root, [p.rstrip("/") for p in found])
+        except git.GitError as exc:
+            raise _Relist(str(exc)) from exc
+        return [p for p in found if p.rstrip("/") not in ignored]
+
+
+def _key_state(paths: Iterable[Path]) -> _KeyState:
+    """Cheap identity of each rule file: (inode, size, mtime), or None when absent."""
+    state: list[tuple[int, int, int] | None] = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            state.append(None)
+        else:
+            state.append((st.st_ino, st.st_size, st.st_mtime_ns))
+    return tuple(state)

@@ -1,0 +1,115 @@
+"""Listing a directory that is not a git repository the way git would list it after ``git init``.
+
+An iterative ``os.scandir`` walk: symlinks are entries, never followed (a
+symlink to a directory is a file, as in git); ignored directories are never
+entered; sockets and fifos are skipped (git skips them); a directory holding
+a repository of its own is one entry ``name/``; ``.git`` never appears.
+Unreadable directories are skipped and counted; a directory already visited
+(same device and inode, e.g. through a bind mount) is not entered twice.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from providers.core.ignore import DEFAULT_EXCLUDES, IgnoreRules, PatternSet
+
+
+@dataclass
+class WalkResult:
+    """Repo-relative paths (nested repositories end with ``/``) and unreadable directories."""
+
+    paths: list[str] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+
+
+def is_nested_repository(directory: str) -> bool:
+    """Whether git would treat ``directory`` as a repository of its own (not descend into it).
+
+    git asks whether ``directory/.git`` is a valid repository; a ``.git``
+    directory with ``HEAD``, ``objects`` and ``refs``, or a ``.git`` file
+    pointing elsewhere (``gitdir:``), is what ``git init`` and submodules make.
+    """
+    dot_git = os.path.join(directory, ".git")
+    try:
+        if os.path.isdir(dot_git):
+            return (
+                os.path.isfile(os.path.join(dot_git, "HEAD"))
+                and os.path.isdir(os.path.join(dot_git, "objects"))
+                and os.path.isdir(os.path.join(dot_git, "refs"))
+            )
+        with open(dot_git, "rb") as handle:
+            return handle.read(8) == b"gitdir: "
+    except OSError:
+        return False
+
+
+def walk(
+    root: Path,
+    rules: IgnoreRules | None,
+    *,
+    start: str = "",
+    own: PatternSet | None = None,
+) -> WalkResult:
+    """Everything under ``root/start`` that git would list; ``rules`` None ignores nothing.
+
+    ``own`` patterns prune too (an excluded directory is never entered).
+    ``start`` ("" for the root) must itself be a directory that is not
+    ignored. Raises ``OSError`` only when ``start`` itself cannot be read.
+    """
+    result = WalkResult()
+    seen: set[tuple[int, int]] = set()
+    top = os.path.join(root, start) if start else os.fspath(root)
+    st = os.stat(top)
+    seen.add((st.st_dev, st.st_ino))
+    stack: list[tuple[str, str]] = [(start, top)]
+    first = True
+    while stack:
+        rel_dir, directory = stack.pop()
+        prefix = rel_dir + "/" if rel_dir else ""
+        matcher = rules.matcher(rel_dir) if rules is not None else None
+        try:
+            with os.scandir(directory) as entries:
+                listed = list(entries)
+        except OSError:
+            if first:
+                raise
+            result.unreadable.append(rel_dir)
+            continue
+        first = False
+        for entry in listed:
+            name = entry.name
+            if name in DEFAULT_EXCLUDES:
+                continue
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+                is_file = not is_dir and (
+                    entry.is_file(follow_symlinks=False) or entry.is_symlink()
+                )
+            except OSError:
+                continue
+            if not (is_dir or is_file):
+                continue
+            if matcher is not None and matcher.excluded(name, is_dir):
+                continue
+            rel = prefix + name
+            if own and own.excluded(rel, is_dir):
+                continue
+            if is_file:
+                result.paths.append(rel)
+                continue
+            if is_nested_repository(entry.path):
+                result.paths.append(rel + "/")
+                continue
+            try:
+                inner = entry.stat(follow_symlinks=False)
+            except OSError:
+                result.unreadable.append(rel)
+                continue
+            key = (inner.st_dev, inner.st_ino)
+            if key not in seen:
+                seen.add(key)
+                stack.append((rel, entry.path))
+    return result

@@ -1,0 +1,163 @@
+"""Helpers for the file tree tests: real git, generated trees, requests, fed watchers."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from providers.core.budget import FallbackCounter
+from providers.core.types import ContextRequest, Contribution, ModelTarget
+from providers.core.watch import Changes
+from providers.file_tree.git import GitRunner
+
+
+def git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
+    """The real git (test environment), raw stdout; fails the test on error."""
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args], input=stdin, capture_output=True, check=False
+    )
+    if done.returncode != 0:
+        raise AssertionError(f"git {args} failed: {done.stderr.decode(errors='replace')}")
+    return done.stdout
+
+
+def init_repo(path: Path, *, commit: bool = True) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q")
+    if commit:
+        git(path, "add", "-A")
+        git(path, "commit", "-q", "--allow-empty", "-m", "initial")
+    return path
+
+
+def git_listing(repo: Path) -> set[str]:
+    """What ``git ls-files -co --exclude-standard`` shows, minus deleted tracked files."""
+    listed = set(os.fsdecode(git(repo, "ls-files", "-z", "-co", "--exclude-standard")).split("\0"))
+    deleted = set(os.fsdecode(git(repo, "ls-files", "-z", "--deleted")).split("\0"))
+    return (listed - deleted) - {""}
+
+
+def write(root: Path, rel: str, text: str = "x\n") -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def request(
+    working_directory: Path, budget: int = 1000, touched: Sequence[str] = ()
+) -> ContextRequest:
+    return ContextRequest(
+        token_budget=budget,
+        working_directory=str(working_directory),
+        model_target=ModelTarget("test-model"),
+        files_touched=tuple(touched),
+    )
+
+
+def text_of(contribution: Contribution) -> str:
+    assert len(contribution.sections) == 1, contribution
+    return contribution.sections[0].text
+
+
+def collect(provider: Any, wd: Path, budget: int = 1000, touched: Sequence[str] = ()) -> str:
+    return text_of(provider.collect(request(wd, budget, touched), FallbackCounter()))
+
+
+class CountingRunner(GitRunner):
+    """The real git runner, counting the commands it runs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+
+    def run(self, cwd: Path, args: Sequence[str], **kwargs: Any) -> tuple[int, bytes, bytes]:
+        self.calls.append(" ".join(args))
+        return super().run(cwd, args, **kwargs)
+
+
+class FedWatcher:
+    """A watcher whose changes the test reports by hand (the provider cannot tell)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.pending: set[str] = set()
+        self.overflow = False
+        self.started = False
+        self.stopped = False
+
+    def start(self, timeout: float = 5.0) -> bool:
+        self.started = True
+        return True
+
+    def report(self, *paths: Path) -> None:
+        self.pending.update(str(p) for p in paths)
+
+    def drain(self) -> Changes:
+        changes = Changes(frozenset(self.pending), self.overflow)
+        self.pending.clear()
+        self.overflow = False
+        return changes
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+class WatcherBox:
+    """A ``watcher_factory`` that remembers the watchers it made."""
+
+    def __init__(self) -> None:
+        self.made: list[FedWatcher] = []
+
+    def __call__(self, root: Path) -> FedWatcher:
+        watcher = FedWatcher(root)
+        self.made.append(watcher)
+        return watcher
+
+    @property
+    def last(self) -> FedWatcher:
+        return self.made[-1]
+
+
+# Generated trees -----------------------------------------------------------------
+
+NAMES = (
+    "a", "b", "build", "gen", "doc", "sub", "tmp", "z", "x.py", "y.log", "keep.log",
+    "a.o", "important.o", "root_only.txt", "a.txt", "d.md", "#hash", "name ", "sp ace.txt",
+    "ünï.txt", "c.txt", "deep", "[x]", "node_modules", "out",
+)  # fmt: skip
+PATTERNS = (
+    "*.log", "!keep.log", "build/", "/root_only.txt", "tmp", "**/gen/*.py", "a/**/z", "*.o",
+    "!important.o", "doc/*.md", "[abc].txt", "\\#hash", "name\\ ", "sub/", "!sub/", "deep/*",
+    "!deep/x.py", "node_modules", "out/", "!out/keep.log", "*.txt", "!ünï.txt", "/a", "z/",
+    "# comment", "", "\\[x\\]", "**/b", "x.py  ", "!*.py", "sub/**", "!sub/**/a.txt",
+    "**/z/**", "?.o", "[!a].txt", "*/", "!*/", "/*", "!/b", "gen/", "!gen/*.py", "*.t?t",
+    "doc/**/*.md", "\\!x", "a/b/", "**/tmp/", "z/*/", "[a-c]", "**",
+)  # fmt: skip
+
+
+def generate_tree(root: Path, seed: int, *, gitignores: bool = True) -> None:
+    """A random tree of files and directories with ``.gitignore`` files sprinkled in."""
+    rng = random.Random(seed)
+
+    def fill(directory: Path, depth: int) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        if gitignores and rng.random() < 0.6:
+            lines = rng.sample(PATTERNS, rng.randint(1, 5))
+            (directory / ".gitignore").write_text("\n".join(lines) + "\n")
+        for name in rng.sample(NAMES, rng.randint(3, 9)):
+            if depth < 4 and rng.random() < 0.5 and "." not in name:
+                fill(directory / name, depth + 1)
+            elif not (directory / name).exists():
+                (directory / name).write_text(name)
+
+    fill(root, 0)
+
+
+def random_patterns(seed: int, count: int) -> str:
+    rng = random.Random(seed * 7919 + 1)
+    return "\n".join(rng.sample(PATTERNS, count)) + "\n"
