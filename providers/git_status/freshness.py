@@ -4,7 +4,9 @@ Two signals, either one means "recompute":
 
 1. the file watchers (``core.watch``), one per root: the working tree, plus
    the git dir and common dir when they live elsewhere (linked worktrees,
-   submodules). Overflow or a dead watcher means "assume changed", every turn.
+   submodules). They start without blocking the first turn; until they report
+   ready, every turn recomputes. Overflow or a dead watcher means "assume
+   changed", every turn.
 2. a stat guard that covers the watcher's latency (a change shows up tens of
    milliseconds late): ``HEAD`` (read), the stats of the index, HEAD's branch
    ref file, ``packed-refs``, and the request's ``files_touched``. A touched path never
@@ -70,7 +72,8 @@ class Freshness:
             for root in watch_roots(layout):
                 watcher = factory(root)
                 self._watchers.append(watcher)
-                watcher.start()
+                watcher.start(timeout=0)  # do not hold up the cold turn
+        self._ready = False
         self._guard: tuple[object, ...] | None = None
         self._known: dict[Path, StatKey] = {}
         self._since_ns = 0
@@ -80,6 +83,11 @@ class Freshness:
         """Whether to take a new snapshot; call right before taking it (drains the watchers)."""
         drained = [watcher.drain() for watcher in self._watchers]
         result = self._dirty or not self._watchers or any(c.any for c in drained)
+        if not self._ready:
+            # Until every watch is in place, changes may go unseen: recompute. The
+            # turn that finds them all ready recomputes too, after they were.
+            result = True
+            self._ready = all(watcher.start(timeout=0) for watcher in self._watchers)
         guard = self._guard_key()
         if guard != self._guard:
             result = True

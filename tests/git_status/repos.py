@@ -74,8 +74,11 @@ class Feed:
         self._queue: queue.Queue[set[tuple[int, str]]] = queue.Queue()
 
     def factory(self, root: Path) -> ChangeWatcher:
+        """A watcher already in place, so counts of git runs are exact from the first turn."""
         self.roots.append(root)
-        return ChangeWatcher(root, watch_fn=self._watch)
+        watcher = ChangeWatcher(root, watch_fn=self._watch)
+        assert watcher.start()
+        return watcher
 
     def change(self, path: Path) -> None:
         """Report ``path`` changed; returns once a watcher has recorded it."""
