@@ -1,5 +1,19 @@
-"""Git status provider: branch, operation in progress, changes and recent commits, every turn."""
+"""git status: branch, operation in progress, changes and recent commits, fresh every turn.
 
-from providers.git_status.provider import GitStatusProvider
+Exports ``GitStatusProvider``, imported lazily so that the plugin's handshake
+is not delayed by the provider's imports.
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["GitStatusProvider"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "GitStatusProvider":
+        from providers.git_status.provider import GitStatusProvider
+
+        return GitStatusProvider
+    raise AttributeError(name)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 
 def test_core_imports_no_grpc() -> None:
     code = (
@@ -19,12 +21,15 @@ def test_core_imports_no_grpc() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_entry_point_defers_heavy_imports() -> None:
-    """Handshake before heavy imports: the console script module imports neither grpc
-    nor markdown-it at import time."""
+@pytest.mark.parametrize("package", ["repo_conventions", "git_status", "file_tree", "scoped_docs"])
+def test_entry_point_defers_heavy_imports(package: str) -> None:
+    """Handshake before heavy imports: a console script's module imports neither grpc
+    nor the provider's libraries at import time."""
     code = (
-        "import sys, providers.repo_conventions.__main__\n"
-        "bad = [n for n in ('grpc', 'markdown_it', 'pathspec', 'watchfiles') if n in sys.modules]\n"
+        f"import sys, providers.{package}.__main__\n"
+        "heavy = ('grpc', 'markdown_it', 'pathspec', 'watchfiles', 'yaml',"
+        f" 'providers.{package}.provider')\n"
+        "bad = [n for n in heavy if n in sys.modules]\n"
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
