@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 from providers.scoped_docs.catalog import Catalog
 from providers.scoped_docs.globs import GlobMatch
@@ -32,9 +31,13 @@ class Activation:
 
 
 def ancestors(path: str) -> list[str]:
-    """Directories holding ``path``, deepest first, excluding the repo root."""
-    parents = PurePosixPath(path).parents
-    return [p.as_posix() for p in parents if p.as_posix() != "."]
+    """Directories holding ``path`` (repo-relative POSIX), deepest first, without the root."""
+    found: list[str] = []
+    end = path.rfind("/")
+    while end > 0:
+        found.append(path[:end])
+        end = path.rfind("/", 0, end)
+    return found
 
 
 class Session:
@@ -42,13 +45,31 @@ class Session:
 
     def __init__(self) -> None:
         self.seen: dict[str, None] = {}
-        self.raw_seen: set[tuple[str, str]] = set()
+        self._raw_seen: dict[str, set[str]] = {}
+        self._last_raw: tuple[str, tuple[str, ...]] = ("", ())
         self.active: dict[str, Activation] = {}
         self.pending: set[str] = set()
         """Rule paths changed on disk since this session last looked."""
         self.looked_up: set[str] = set()
         self.match_calls = 0
         """How many (path, rule) matches ran: lets tests see that matching is incremental."""
+
+    def new_entries(self, working_directory: str, entries: tuple[str, ...]) -> list[str]:
+        """``files_touched`` entries not seen before from this working directory, in order.
+
+        The kernel resends the whole growing list every turn; when it only
+        appended, comparing the known prefix is enough.
+        """
+        last_wd, last = self._last_raw
+        self._last_raw = (working_directory, entries)
+        if working_directory == last_wd and entries[: len(last)] == last:
+            candidates = entries[len(last) :]
+        else:
+            candidates = entries
+        seen = self._raw_seen.setdefault(working_directory, set())
+        new = [e for e in dict.fromkeys(candidates) if e not in seen]
+        seen.update(new)
+        return new
 
     def refresh(self, catalog: Catalog) -> bool:
         """Re-match rules that changed on disk against every path seen; True if any did."""
@@ -65,18 +86,17 @@ class Session:
 
     def touch(self, paths: Iterable[str], catalog: Catalog, index: RuleIndex) -> bool:
         """Match paths not seen before; True if a doc became active."""
-        new = [p for p in paths if p not in self.seen]
-        if not new:
-            return False
         before = len(self.active)
-        for path in new:
+        for path in paths:
+            if path in self.seen:
+                continue
             self.seen[path] = None
             for rule in index.candidates(path):
                 if rule.path not in self.active:
                     self._try(rule, path)
             for directory in ancestors(path):
                 if directory in self.looked_up:
-                    continue
+                    break  # and so were all the directories above it
                 self.looked_up.add(directory)
                 for rule in catalog.nested_rules(directory):
                     if rule.path not in self.active:

@@ -198,6 +198,15 @@ class GlobMatch:
         return specificity(self.expanded)
 
 
+@dataclass(frozen=True)
+class Inclusion:
+    """One including pattern: as written, as expanded, and pathspec's compiled regex."""
+
+    written: str
+    expanded: str
+    regex: re.Pattern[str] | None
+
+
 class GlobSet:
     """A rule's patterns compiled once; ``match`` says which pattern decided."""
 
@@ -249,19 +258,13 @@ class GlobSet:
                 best = candidate
         return best
 
-    def inclusion_regexes(self) -> tuple[str, ...]:
-        """The compiled regex source of every inclusion (for a combined prefilter)."""
-        sources: list[str] = []
-        for pattern in self._patterns:
-            regex = getattr(pattern, "regex", None)
-            if pattern.include is True and isinstance(regex, re.Pattern):
-                sources.append(regex.pattern)
-        return tuple(sources)
-
-    def positive_patterns(self) -> tuple[tuple[str, str], ...]:
-        """(written, expanded) for every inclusion: what "matches nothing" is checked on."""
-        return tuple(
-            (origin, line)
-            for origin, line in zip(self._origin, self._lines, strict=True)
-            if not line.startswith("!")
-        )
+    def inclusions(self) -> tuple[Inclusion, ...]:
+        """Every inclusion pattern with its compiled regex (``None`` if pathspec hides it)."""
+        found: list[Inclusion] = []
+        for written, line, pattern in zip(self._origin, self._lines, self._patterns, strict=True):
+            if pattern.include is True:
+                regex = getattr(pattern, "regex", None)
+                found.append(
+                    Inclusion(written, line, regex if isinstance(regex, re.Pattern) else None)
+                )
+        return tuple(found)

@@ -47,9 +47,12 @@ class RuleIndex:
 def _combined(rules: Sequence[Rule]) -> re.Pattern[str] | None:
     sources: list[str] = []
     for rule in rules:
-        regexes = rule.globs.inclusion_regexes() if rule.globs is not None else ()
-        if not regexes or any(_BACKREF.search(source) for source in regexes):
+        inclusions = rule.globs.inclusions() if rule.globs is not None else ()
+        regexes = [i.regex.pattern for i in inclusions if i.regex is not None]
+        if not regexes or len(regexes) < len(inclusions):
             return None  # cannot prefilter this rule: always check the bucket
+        if any(_BACKREF.search(source) for source in regexes):
+            return None
         sources.extend(_NAMED_GROUP.sub("(?:", source) for source in regexes)
     try:
         return re.compile("|".join(f"(?:{source})" for source in sources))

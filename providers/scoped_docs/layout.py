@@ -21,7 +21,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from providers.core.budget import Fit, TokenCounter, fit
-from providers.core.markdown import split_units
 from providers.core.render import join_blocks, left_out_note
 from providers.core.types import Section, Stability, Unit
 from providers.scoped_docs.activation import Activation
@@ -108,10 +107,8 @@ class _Plan:
         self.sizes: dict[str, int] = {}
         self.units: list[Unit] = []
         for entry in shown:
-            path = entry.rule.path
-            pieces = split_units(entry.rule.text, path) or [Unit(entry.rule.text, path)]
-            self.sizes[path] = len(pieces)
-            self.units.extend(pieces)
+            self.sizes[entry.rule.path] = len(entry.rule.units)
+            self.units.extend(entry.rule.units)
 
     # -- docs -------------------------------------------------------------
 
@@ -125,7 +122,7 @@ class _Plan:
         return [
             self.by_path[path].rule.text
             if len(units) == self.sizes[path]
-            else "".join(u.text for u in units)
+            else "".join(u.text for u in units).rstrip("\n") + "\n"
             for path, units in self.groups(kept)
         ]
 

@@ -31,7 +31,7 @@ from providers.scoped_docs.activation import Session
 from providers.scoped_docs.catalog import Catalog
 from providers.scoped_docs.index import RuleIndex
 from providers.scoped_docs.layout import build_sections, order_entries
-from providers.scoped_docs.repo_files import list_repo_files, unmatched
+from providers.scoped_docs.repo_files import PatternCheck
 from providers.scoped_docs.rules import Reader, default_reader
 from providers.scoped_docs.settings import SCHEMA, Settings, settings_from
 
@@ -63,8 +63,7 @@ class _RootState:
         self.watcher: ChangeWatcher | None = None
         self.index = RuleIndex(())
         self.sessions: OrderedDict[str, tuple[Session, _Turn | None]] = OrderedDict()
-        self.files: tuple[str, ...] | None = None
-        self.reported: set[tuple[str, str]] = set()
+        self.patterns = PatternCheck(root)
 
     def session(self, session_id: str) -> Session:
         if session_id in self.sessions:
@@ -119,12 +118,7 @@ class ScopedDocsProvider:
             self._sync(state)
             session = state.session(request.session_id)
             _, previous = state.sessions[request.session_id]
-            new = [
-                entry
-                for entry in request.files_touched
-                if (str(working_directory), entry) not in session.raw_seen
-            ]
-            session.raw_seen.update((str(working_directory), entry) for entry in new)
+            new = session.new_entries(str(working_directory), request.files_touched)
             inside = normalise_touched(root, working_directory, new).inside if new else ()
             changed = session.refresh(state.catalog)
             changed |= session.touch(inside, state.catalog, state.index)
@@ -188,29 +182,11 @@ class ScopedDocsProvider:
 
     def _report_unmatched(self, state: _RootState, changed: Iterable[str]) -> None:
         """Warn once per rule and pattern when an inclusion matches no file in the repo."""
-        for rel in sorted(changed):
-            rule = state.catalog.rules.get(rel)
-            if rule is None or rule.globs is None:
-                continue
-            by_written: dict[str, list[str]] = {}
-            for written, one in rule.globs.positive_patterns():
-                if (rel, written) not in state.reported:
-                    by_written.setdefault(written, []).append(one)
-            if not by_written:
-                continue
-            if state.files is None:
-                state.files = list_repo_files(state.root)
+        rules = [state.catalog.rules[p] for p in sorted(changed) if p in state.catalog.rules]
+        rules = [r for r in rules if r.globs is not None]
+        if rules:
             seen = {p for session, _ in state.sessions.values() for p in session.seen}
-            for written, expanded in by_written.items():
-                missing, cut = unmatched(expanded, state.files, seen)
-                if cut:
-                    log.debug("stopped checking patterns of %s: too many files", rel)
-                    return
-                if len(missing) == len(expanded):
-                    state.reported.add((rel, written))
-                    log.warning(
-                        "rule %s: pattern %r matches no file in the repository", rel, written
-                    )
+            state.patterns.check(rules, seen)
 
     # -- render -----------------------------------------------------------
 

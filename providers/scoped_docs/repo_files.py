@@ -13,12 +13,13 @@ import bisect
 import logging
 import os
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 
 import pathspec
 
-from providers.scoped_docs.globs import specificity
+from providers.scoped_docs.globs import Inclusion, specificity
+from providers.scoped_docs.rules import Rule
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +27,11 @@ GIT_TIMEOUT_S = 10.0
 MAX_WALK_FILES = 100_000
 """A walk stops here; the check then only says "matches nothing among the first N"."""
 
-MAX_CHECKS = 100_000
-"""Path tests per check run; past it the remaining patterns are not judged."""
+MAX_CHECKS = 1_000_000
+"""Path tests per check run (about a second); past it the remaining patterns are not judged."""
+
+MAX_REPORTS = 20
+"""Patterns named one by one in the log per check; the rest are counted."""
 
 _SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "__pycache__"})
 
@@ -81,41 +85,100 @@ def _walk_files(root: Path) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def unmatched(
-    patterns: Iterable[str], files: Sequence[str], extra: Iterable[str] = ()
-) -> tuple[list[str], bool]:
-    """The ``patterns`` (expanded, inclusions only) that match none of ``files`` or ``extra``.
+class PatternCheck:
+    """Reports, once per session, rule patterns that match no file in the repository."""
 
-    ``files`` must be sorted: an anchored pattern with a literal leading
-    directory only looks at that directory's slice. Returns the unmatched
-    patterns and whether the work cap cut the check short.
-    """
-    budget = MAX_CHECKS
-    extra_paths = tuple(extra)
-    missing: list[str] = []
-    for pattern in patterns:
-        matcher = pathspec.GitIgnoreSpec.from_lines([pattern])
-        candidates = [*_slice(pattern, files), *extra_paths]
-        hit = False
-        for path in candidates:
-            budget -= 1
-            if matcher.match_file(path):
-                hit = True
-                break
-            if budget <= 0:
-                return missing, True
-        if not hit:
-            missing.append(pattern)
-    return missing, False
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.reported: set[tuple[str, str]] = set()
+        self._files: tuple[str, ...] | None = None
+        self._names: tuple[str, ...] | None = None
+
+    def check(self, rules: Iterable[Rule], seen: Collection[str] = ()) -> list[tuple[str, str]]:
+        """New (rule path, pattern as written) pairs whose every expansion matches nothing.
+
+        Paths the agent touched count as files (they may be about to exist).
+        Logs each once as a warning (the first :data:`MAX_REPORTS`, then a count).
+        """
+        found: list[tuple[str, str]] = []
+        budget = [MAX_CHECKS]
+        for rule in rules:
+            if rule.globs is None:
+                continue
+            by_written: dict[str, list[Inclusion]] = {}
+            for inclusion in rule.globs.inclusions():
+                if (rule.path, inclusion.written) not in self.reported:
+                    by_written.setdefault(inclusion.written, []).append(inclusion)
+            for written, inclusions in by_written.items():
+                hits = [self._matches_something(i, seen, budget) for i in inclusions]
+                if budget[0] <= 0:
+                    log.debug("stopped checking rule patterns: over %d path tests", MAX_CHECKS)
+                    self._log(found)
+                    return found
+                if not any(hits):
+                    self.reported.add((rule.path, written))
+                    found.append((rule.path, written))
+        self._log(found)
+        return found
+
+    @staticmethod
+    def _log(found: Sequence[tuple[str, str]]) -> None:
+        for rule, written in found[:MAX_REPORTS]:
+            log.warning("rule %s: pattern %r matches no file in the repository", rule, written)
+        if len(found) > MAX_REPORTS:
+            log.warning(
+                "%d more rule patterns match no file in the repository", len(found) - MAX_REPORTS
+            )
+
+    def _matches_something(
+        self, inclusion: Inclusion, seen: Collection[str], budget: list[int]
+    ) -> bool:
+        regex = inclusion.regex
+        test = regex.match if regex is not None else _slow_matcher(inclusion.expanded)
+        for path in self._candidates(inclusion.expanded):
+            budget[0] -= 1
+            if test(path):
+                return True
+            if budget[0] <= 0:
+                return True  # unknown: never report what was not checked
+        return any(test(path) for path in seen)
+
+    def _candidates(self, pattern: str) -> Sequence[str]:
+        files = self.files
+        if _floats_on_one_name(pattern):
+            # Such a pattern matches a path exactly when it matches one of its names.
+            if self._names is None:
+                self._names = tuple(sorted({part for f in files for part in f.split("/")}))
+            return self._names
+        return _slice(pattern, files)
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        if self._files is None:
+            self._files = list_repo_files(self.root)
+        return self._files
+
+
+def _slow_matcher(pattern: str) -> Callable[[str], bool]:
+    return pathspec.GitIgnoreSpec.from_lines([pattern]).match_file
+
+
+def _floats_on_one_name(pattern: str) -> bool:
+    """``*.py`` or ``**/*.py``: no anchoring, one name, not directories only."""
+    body = pattern
+    while body.startswith("**/"):
+        body = body[3:]
+    return bool(body) and "/" not in body and "**" not in body
 
 
 def _slice(pattern: str, files: Sequence[str]) -> Sequence[str]:
     literal_dirs, _, _ = specificity(pattern)
     if literal_dirs == 0:
         return files
-    segments = pattern.lstrip("/").split("/")[:literal_dirs]
-    prefix = "/".join(segments)
-    # The pattern may name the file itself (a/b.py) or a directory above it.
+    prefix = "/".join(pattern.lstrip("/").split("/")[:literal_dirs])
+    if "\\" in prefix:
+        return files
+    # Paths equal to the prefix or under it; "0" sorts right after "/".
     lo = bisect.bisect_left(files, prefix)
-    hi = bisect.bisect_left(files, prefix + "0")  # "0" sorts right after "/"
+    hi = bisect.bisect_left(files, prefix + "0")
     return files[lo:hi]

@@ -10,10 +10,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path, PurePosixPath
 
-from providers.core.markdown import normalise_newlines, split_front_matter, strip_artifacts
+from providers.core.markdown import (
+    normalise_newlines,
+    split_front_matter,
+    split_units,
+    strip_artifacts,
+)
 from providers.core.sources import FileKey, SourceText, Unavailable, read_text
+from providers.core.types import Unit
 from providers.scoped_docs.dialects import Dialect, ScopeKind
 from providers.scoped_docs.frontmatter import FrontMatterError, parse_front_matter
 from providers.scoped_docs.globs import GlobError, GlobMatch, GlobSet
@@ -42,6 +49,11 @@ class Rule:
     always: bool = False
     globs: GlobSet | None = None
     subtree: str | None = None
+
+    @cached_property
+    def units(self) -> tuple[Unit, ...]:
+        """The text cut into whole blocks (for the budget), parsed once per loaded version."""
+        return tuple(split_units(self.text, self.path)) or (Unit(self.text, self.path),)
 
     def match(self, path: str) -> GlobMatch | None:
         """Why ``path`` activates this rule (the pattern), or ``None``."""

@@ -31,6 +31,15 @@ def test_ancestors_exclude_the_root() -> None:
     assert ancestors("top.py") == []
 
 
+def test_new_entries_are_those_not_seen_from_that_directory() -> None:
+    session = Session()
+    assert session.new_entries("/w", ("a", "b", "a")) == ["a", "b"]
+    assert session.new_entries("/w", ("a", "b", "a", "c")) == ["c"]  # appended
+    assert session.new_entries("/w", ("c", "d", "b")) == ["d"]  # reordered: full check
+    assert session.new_entries("/w", ()) == []
+    assert session.new_entries("/w/sub", ("a",)) == ["a"]  # relative to another directory
+
+
 def test_only_new_paths_are_matched(tmp_path: Path) -> None:
     """Reacting to files_touched for JIT scoping MAY (context-conformance.md); incrementally."""
     catalog, index = setup(tmp_path)

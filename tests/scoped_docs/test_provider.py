@@ -356,6 +356,23 @@ def test_every_budget_is_respected(sample: Path, provider: ScopedDocsProvider) -
     assert '- .cursor/rules/python-style.mdc: via "**/*.py"' in texts(smaller)[INDEX_LABEL]
 
 
+def test_a_huge_doc_is_cut_by_whole_sections(repo: Path, provider: ScopedDocsProvider) -> None:
+    parts = [
+        f"## Rule {i}\n\n" + f"detail{i} " * 80 + f"\n\n```py\ncode_{i}()\n```\n" for i in range(30)
+    ]
+    write(repo, "svc/AGENTS.md", "# svc\n\n" + "\n".join(parts))
+    write(repo, "svc/api/AGENTS.md", "# api\n\nSmall and specific.\n")
+    result = provider.collect(request(repo, ("svc/api/h.py",), budget=800), COUNTER)
+    assert sum(s.tokens for s in result.sections) <= 800
+    small, huge, index = result.sections
+    assert small.text == "# api\n\nSmall and specific.\n" and not small.truncated
+    assert huge.label.startswith("svc/AGENTS.md") and huge.truncated
+    kept = huge.text.count("## Rule ")
+    assert 0 < kept < 30
+    assert huge.text.endswith(f"code_{kept - 1}()\n```\n")  # whole sections only
+    assert f"## Rule {kept}" in index.text and "svc/AGENTS.md" in index.text
+
+
 def test_pattern_matching_nothing_is_reported_once(
     sample_git: Path, provider: ScopedDocsProvider, caplog: pytest.LogCaptureFixture
 ) -> None:

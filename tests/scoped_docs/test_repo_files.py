@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
-from providers.scoped_docs.repo_files import list_repo_files, unmatched
+import pytest
+
+from providers.core.sources import FileKey
+from providers.scoped_docs.globs import GlobSet
+from providers.scoped_docs.repo_files import MAX_REPORTS, PatternCheck, list_repo_files
+from providers.scoped_docs.rules import Rule
 from tests.conftest import git
 from tests.scoped_docs.conftest import write
 
@@ -32,14 +38,40 @@ def test_walk_without_git_skips_vcs_and_dependency_dirs(tmp_path: Path) -> None:
     assert list_repo_files(root) == ("docs/b.md", "src/a.py")
 
 
-def test_unmatched_reports_only_patterns_matching_nothing() -> None:
-    files = sorted(["src/auth/login.py", "src/auth.py", "src/authz/x.py", "docs/a.md", "README"])
-    missing, cut = unmatched(
-        ["src/auth/**", "*.md", "src/auth.py", "lib/**", "*.rs", "src/authz"], files
-    )
-    assert (missing, cut) == (["lib/**", "*.rs"], False)
+def glob_rule(path: str, *patterns: str) -> Rule:
+    return Rule(path, "cursor", "x\n", FileKey(0, 0, 0, 0), globs=GlobSet(patterns))
 
 
-def test_unmatched_counts_touched_paths_too() -> None:
-    missing, _ = unmatched(["new/**"], ["a.py"], extra=["new/file.py"])
-    assert missing == []
+def test_only_patterns_matching_nothing_are_reported_once(tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    for rel in ("src/auth/login.py", "src/auth.py", "src/authz/x.py", "docs/a.md", "README"):
+        write(root, rel, "x\n")
+    check = PatternCheck(root)
+    rules = [
+        glob_rule("a.mdc", "src/auth/**", "*.md", "src/auth.py", "lib/**", "*.rs", "src/authz"),
+        glob_rule("b.mdc", "**/*.{py,go}", "docs/", "**/*.go", "README", "!*.rs"),
+    ]
+    found = check.check(rules)
+    assert found == [("a.mdc", "lib/**"), ("a.mdc", "*.rs"), ("b.mdc", "**/*.go")]
+    assert check.check(rules) == []  # once per session
+
+
+def test_touched_paths_count_as_files(tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    write(root, "a.py", "x\n")
+    check = PatternCheck(root)
+    assert check.check([glob_rule("r.md", "new/**")], seen={"new/file.py"}) == []
+    assert check.check([glob_rule("r.md", "new/**")]) == [("r.md", "new/**")]
+
+
+def test_many_reports_are_counted_not_listed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = tmp_path / "plain"
+    write(root, "a.py", "x\n")
+    rules = [glob_rule(f"r{i:02}.md", f"missing{i}/**") for i in range(MAX_REPORTS + 5)]
+    caplog.set_level(logging.WARNING, logger="providers.scoped_docs")
+    assert len(PatternCheck(root).check(rules)) == MAX_REPORTS + 5
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == MAX_REPORTS + 1
+    assert messages[-1] == "5 more rule patterns match no file in the repository"
