@@ -143,15 +143,18 @@ class _Plan:
     # -- the index --------------------------------------------------------
 
     def _left_out(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> list[Unit]:
-        """One entry per dropped doc (its brief) or dropped section of a cut doc (its name)."""
+        """One entry per dropped doc (its brief) or cut doc (where the cut is)."""
         partial = {u.group for u in kept}
         left_out: list[Unit] = []
-        whole: set[str] = set()
+        named: set[str] = set()
         for unit in dropped:
+            if unit.group in named:
+                continue
+            named.add(unit.group)
             if unit.group in partial:
-                left_out.append(Unit("", unit.group, unit.name or "the rest"))
-            elif unit.group not in whole:
-                whole.add(unit.group)
+                where = f"the rest, from {unit.name}" if unit.name else "the rest"
+                left_out.append(Unit("", unit.group, where))
+            else:
                 left_out.append(Unit("", unit.group, self.by_path[unit.group].brief))
         return left_out
 
