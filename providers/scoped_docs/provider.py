@@ -61,6 +61,7 @@ class _RootState:
         self.root = root
         self.catalog = Catalog(root, settings.rule_dirs, settings.nested_names, reader)
         self.watcher: ChangeWatcher | None = None
+        self.watch_ready = False
         self.index = RuleIndex(())
         self.sessions: OrderedDict[str, tuple[Session, _Turn | None]] = OrderedDict()
         self.patterns = PatternCheck(root)
@@ -84,8 +85,12 @@ class ScopedDocsProvider:
         *,
         watcher_factory: WatcherFactory | None = None,
         reader: Reader = default_reader,
+        watch_start_timeout: float = 0.0,
     ) -> None:
+        """``watch_start_timeout``: how long the first turn may wait for the watch to be in
+        place (0: not at all; until it is, each turn re-checks rule files by stat)."""
         self._watcher_factory: WatcherFactory = watcher_factory or ChangeWatcher
+        self._watch_start_timeout = watch_start_timeout
         self._reader = reader
         self._settings = Settings()
         self._state: _RootState | None = None
@@ -143,12 +148,8 @@ class ScopedDocsProvider:
         self._drop_state()
         state = _RootState(root, self._settings, self._reader)
         if self._settings.watch:
-            watcher = self._watcher_factory(root)
-            if watcher.start():
-                state.watcher = watcher
-            else:
-                watcher.stop()
-                log.warning("cannot watch %s; re-checking rule files every turn", root)
+            state.watcher = self._watcher_factory(root)
+            state.watch_ready = state.watcher.start(timeout=self._watch_start_timeout)
         changed = state.catalog.scan_rule_dirs()
         self._after_change(state, changed)
         self._state = state
@@ -161,10 +162,21 @@ class ScopedDocsProvider:
 
     def _sync(self, state: _RootState) -> None:
         """Bring the catalog up to date: what the watcher saw, or everything by stat."""
-        if state.watcher is None:
+        watcher = state.watcher
+        if watcher is not None and not state.watch_ready:
+            # Until the watch is in place nothing it reports can be trusted.
+            state.watch_ready = watcher.start(timeout=0)
+            if not state.watch_ready and not watcher.alive:
+                log.warning("cannot watch %s; re-checking rule files every turn", state.root)
+                watcher.stop()
+                state.watcher = watcher = None
+            else:
+                watcher.drain()  # covered by the full check below
+                watcher = None
+        if watcher is None:
             changed = state.catalog.refresh_all()
         else:
-            changes = state.watcher.drain()
+            changes = watcher.drain()
             if changes.overflow:
                 changed = state.catalog.refresh_all()
             elif changes.paths:

@@ -98,7 +98,9 @@ def reader() -> CountingReader:
 def provider(feed: FeedWatch, reader: CountingReader) -> Iterator[ScopedDocsProvider]:
     """A provider whose watcher reports only what the test pushes."""
     made = ScopedDocsProvider(
-        watcher_factory=lambda root: ChangeWatcher(root, watch_fn=feed), reader=reader
+        watcher_factory=lambda root: ChangeWatcher(root, watch_fn=feed),
+        reader=reader,
+        watch_start_timeout=5.0,  # deterministic: the watch is in place before turn 1 reads
     )
     yield made
     made.close()

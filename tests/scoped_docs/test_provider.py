@@ -5,7 +5,10 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -308,6 +311,39 @@ def test_without_watching_changes_are_found_by_stat(repo: Path, reader: Counting
     rule.write_text("---\npaths: api/**\n---\ntwo!\n", encoding="utf-8")
     result = made.collect(request(repo, ("api/a.py",)), COUNTER)
     assert section(result, ".clinerules/api.md") == "two!\n"
+
+
+def test_until_the_watch_is_in_place_changes_are_found_by_stat(repo: Path) -> None:
+    gate = threading.Event()
+    feed = FeedWatch()
+    made_watchers: list[ChangeWatcher] = []
+
+    def slow_watch(root: Path, *, stop_event: threading.Event, **kwargs: Any) -> Iterator[Any]:
+        gate.wait(10)
+        yield from feed(root, stop_event=stop_event, **kwargs)
+
+    def factory(root: Path) -> ChangeWatcher:
+        made_watchers.append(ChangeWatcher(root, watch_fn=slow_watch))
+        return made_watchers[-1]
+
+    made = ScopedDocsProvider(watcher_factory=factory)  # the cold turn does not wait
+    try:
+        rule = write(repo, ".clinerules/api.md", "---\npaths: api/**\n---\none\n")
+        made.collect(request(repo, ("api/a.py",)), COUNTER)
+        rule.write_text("---\npaths: api/**\n---\ntwo!\n", encoding="utf-8")
+        result = made.collect(request(repo, ("api/a.py",)), COUNTER)
+        assert section(result, ".clinerules/api.md") == "two!\n"  # not ready: stat found it
+        gate.set()
+        assert made_watchers[0].start(timeout=5)
+        rule.write_text("---\npaths: api/**\n---\nthree!!\n", encoding="utf-8")
+        result = made.collect(request(repo, ("api/a.py",)), COUNTER)
+        assert section(result, ".clinerules/api.md") == "three!!\n"  # the turn it turned ready
+        rule.write_text("---\npaths: api/**\n---\nfour!!!!\n", encoding="utf-8")
+        feed.push(rule)
+        result = made.collect(request(repo, ("api/a.py",)), COUNTER)
+        assert section(result, ".clinerules/api.md") == "four!!!!\n"  # reported by the watcher
+    finally:
+        made.close()
 
 
 def test_dead_watcher_falls_back_to_stat(repo: Path, reader: CountingReader) -> None:
