@@ -65,7 +65,7 @@ def normalise_touched(root: Path, working_directory: Path, entries: Iterable[str
     agent is about to create them). Entries outside the root are returned
     separately and logged, never read.
     """
-    inside: list[str] = []
+    inside: dict[str, None] = {}  # ordered set: first occurrence wins
     outside: list[str] = []
     for entry in entries:
         if not entry or "\x00" in entry:
@@ -77,8 +77,8 @@ def normalise_touched(root: Path, working_directory: Path, entries: Iterable[str
         real = _resolve_existing_prefix(lexical)
         if real == root or real.is_relative_to(root):
             rel = repo_relative(root, real)
-            if rel != "." and rel not in inside:
-                inside.append(rel)
+            if rel != ".":
+                inside.setdefault(rel)
         else:
             outside.append(entry)
     if outside:
