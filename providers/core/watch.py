@@ -23,6 +23,10 @@ log = logging.getLogger(__name__)
 WatchFn = Callable[..., Iterator[set[tuple[Any, str]]]]
 """``watchfiles.watch``'s shape; tests inject their own generator."""
 
+_GIT_NOISE = ("/.git/objects/", "/.git/logs/")
+"""Object and reflog writes (background ``git gc``, fetches) change no provider's output;
+refs, HEAD and the index, which do, live elsewhere in ``.git``."""
+
 MAX_PENDING = 50_000
 """More changed paths than this between two turns: give up listing, recompute all."""
 
@@ -114,7 +118,7 @@ class ChangeWatcher:
             ):
                 self._ready.set()
                 if batch:
-                    self._record(path for _, path in batch)
+                    self._record(path for _, path in batch if not _is_git_noise(path))
                 if self._stop.is_set():
                     break
         except Exception as exc:  # the watcher is an optimisation; failing must not kill us
@@ -131,3 +135,7 @@ class ChangeWatcher:
             if len(self._pending) > MAX_PENDING:
                 self._pending.clear()
                 self._overflow = True
+
+
+def _is_git_noise(path: str) -> bool:
+    return any(part in path for part in _GIT_NOISE)
