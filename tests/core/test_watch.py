@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from providers.core.watch import ChangeWatcher, Changes
+from providers.core.watch import Changes, ChangeWatcher
 
 
 def wait_for(watcher: ChangeWatcher, seconds: float = 3.0) -> Changes:
