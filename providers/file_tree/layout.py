@@ -53,7 +53,7 @@ def leaf_line(name: str, depth: int) -> str:
 
 def more_line(depth: int, entries: int, files: int, dirs: int) -> str:
     if dirs == 0 and entries == files:
-        return f"{INDENT * depth}... {entries:,} more files"
+        return f"{INDENT * depth}... {entries:,} more file" + ("" if entries == 1 else "s")
     return f"{INDENT * depth}... {entries:,} more ({counts(files, dirs)})"
 
 
@@ -101,42 +101,53 @@ class Layout:
 
     # Changing it ------------------------------------------------------------
 
-    def apply(self, step: Step) -> int:
-        """Reveal what ``step`` names; return the change in rendered bytes."""
+    def apply(self, step: Step, *, measure: bool = True) -> int:
+        """Reveal what ``step`` names; return the change in rendered bytes (0 unmeasured)."""
+        if not measure:
+            self._reveal(step)
+            return 0
         node = step.dir
         before = self.size
-        totals_before = _size(self._totals())
-        if step.expands:
-            line_before = _size(self._dir_line(node))
-            kids = self.entries(node)
-            files = sum(1 if child is None else child.file_count for _, child in kids)
-            dirs = sum(0 if child is None else child.dir_count + 1 for _, child in kids)
-            self._revealed[node] = set()
-            self._hidden[node] = (len(kids), files, dirs)
-            self.size += _size(self._dir_line(node)) - line_before
-        shown = self._revealed[node]
-        trailer_before = self._trailer_size(node)
-        entries, files, dirs = self._hidden[node]
+        old = self._changing_lines(step)
+        added = self._reveal(step)
+        depth = node.depth + 1
+        self.size += self._changing_lines(step) - old
+        for name, child in added:
+            line = leaf_line(name, depth) if child is None else self._dir_line(child)
+            self.size += _size(line)
+        return self.size - before
+
+    def _changing_lines(self, step: Step) -> int:
+        """Bytes of the lines a step rewrites: totals, the directory's "more" line and its own."""
+        total = _size(self._totals()) + self._trailer_size(step.dir)
+        return total + (_size(self._dir_line(step.dir)) if step.expands else 0)
+
+    def _reveal(self, step: Step) -> list[tuple[str, Dir | None]]:
+        node = step.dir
         kids = self.entries(node)
+        if step.expands:
+            direct = 0 if self._show_files else len(node.files)
+            self._revealed[node] = set()
+            self._hidden[node] = (len(kids), node.file_count - direct, node.dir_count)
+        shown = self._revealed[node]
+        entries, files, dirs = self._hidden[node]
+        added: list[tuple[str, Dir | None]] = []
         for index in step.indices:
             if index in shown:
                 continue
             shown.add(index)
             name, child = kids[index]
+            added.append((name, child))
             entries -= 1
             if child is None:
                 files -= 1
                 self.shown_files += 1
-                self.size += _size(leaf_line(name, node.depth + 1))
             else:
                 files -= child.file_count
                 dirs -= child.dir_count + 1
                 self.shown_dirs += 1
-                self.size += _size(self._dir_line(child))
         self._hidden[node] = (entries, files, dirs)
-        self.size += self._trailer_size(node) - trailer_before
-        self.size += _size(self._totals()) - totals_before
-        return self.size - before
+        return added
 
     # Rendering --------------------------------------------------------------
 
@@ -199,5 +210,6 @@ class Layout:
                 f"files not listed: {root.file_count:,}"
             )
         if self._unreadable:
-            text += f"; {self._unreadable:,} unreadable dirs skipped"
+            plural = "" if self._unreadable == 1 else "s"
+            text += f"; {self._unreadable:,} unreadable dir{plural} skipped"
         return text + ")"

@@ -4,7 +4,8 @@ Priority: the paths in ``files_touched`` (each ancestor expanded, the entry
 itself revealed even deep in a large directory), then breadth first from the
 root: at each depth every directory's first chunk of entries, then the rest
 of their entries, then the next depth. ``max_depth`` bounds the breadth-first
-part only; touched paths are always shown.
+part only; touched paths are always shown. Each step reveals one entry, so a
+small budget still shows as much of the top level as fits.
 
 Steps are measured on a :class:`Layout` as they are generated. A step that
 shrinks the text (expanding a one-file directory can be shorter than its
@@ -23,7 +24,7 @@ from providers.file_tree.layout import Layout, Step
 from providers.file_tree.tree import Dir, Tree
 
 CHUNK = 16
-"""Entries revealed by expanding a directory; the rest of a big one waits its turn."""
+"""Entries of a directory shown before its siblings get theirs; the rest wait their turn."""
 
 
 @dataclass(frozen=True)
@@ -43,37 +44,32 @@ def ranked_steps(
     tree: Tree, layout: Layout, touched: Sequence[str], max_depth: int | None
 ) -> Iterator[Step]:
     """Steps in priority order; the caller applies each to ``layout`` before asking for the next."""
+    # 1. Each touched path, its ancestors expanded just enough to show it.
+    homes: list[Dir] = []
     for path in touched:
         node = tree.root
-        ended = False
         for part in path.split("/"):
-            if not layout.expanded(node):
-                if not layout.entries(node):
-                    ended = True
-                    break
-                yield _expand(layout, node)
             index = _index(layout, node, part)
             if index is None:
-                ended = True
-                break
+                break  # not listed (ignored, or not created yet): show where it would be
             if not layout.revealed(node, index):
-                yield Step(node, (index,), False)
+                yield Step(node, (index,), not layout.expanded(node))
             child = node.dirs.get(part)
             if child is None:
-                ended = True
                 break
             node = child
-        if not ended and not layout.expanded(node) and layout.entries(node):
-            yield _expand(layout, node)  # a touched directory is shown expanded
+        homes.append(node)
+    # 2. What surrounds them: the first entries of their directories.
+    for node in homes:
+        yield from _first_chunk(layout, node)
+    # 3. Breadth first from the root.
     level = [tree.root]
     depth = 0
     while level and (max_depth is None or depth < max_depth):
         for node in level:
-            if not layout.expanded(node) and layout.entries(node):
-                yield _expand(layout, node)
+            yield from _first_chunk(layout, node)
         for node in level:
-            if layout.expanded(node):
-                yield from _rest(layout, node)
+            yield from _rest(layout, node)
         level = [
             child
             for node in level
@@ -91,18 +87,19 @@ def _index(layout: Layout, node: Dir, name: str) -> int | None:
     return index
 
 
-def _expand(layout: Layout, node: Dir) -> Step:
-    return Step(node, tuple(range(min(CHUNK, len(layout.entries(node))))), True)
+def _first_chunk(layout: Layout, node: Dir) -> Iterator[Step]:
+    """Expand ``node`` (one entry at a time) up to its first :data:`CHUNK` entries."""
+    for index in range(min(CHUNK, len(layout.entries(node)))):
+        if not layout.revealed(node, index):
+            yield Step(node, (index,), not layout.expanded(node))
 
 
 def _rest(layout: Layout, node: Dir) -> Iterator[Step]:
-    total = len(layout.entries(node))
-    for start in range(0, total, CHUNK):
-        hidden = tuple(
-            i for i in range(start, min(start + CHUNK, total)) if not layout.revealed(node, i)
-        )
-        if hidden:
-            yield Step(node, hidden, False)
+    if not layout.expanded(node):
+        return
+    for index in range(CHUNK, len(layout.entries(node))):
+        if not layout.revealed(node, index):
+            yield Step(node, (index,), False)
 
 
 def plan(
@@ -128,9 +125,9 @@ def plan(
                 base.extend(groups.pop())
                 base_size = sizes.pop()
             else:
-                last = groups.pop()
+                last, end = groups.pop(), sizes.pop()
                 groups[-1].extend(last)
-                sizes[-2] = sizes.pop()
+                sizes[-1] = end
         if layout.size > byte_limit:
             exhausted = False
             break

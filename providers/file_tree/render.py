@@ -55,10 +55,10 @@ def render_section(
     def render(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
         layout = fresh()
         for step in planned.base:
-            layout.apply(step)
+            layout.apply(step, measure=False)
         for unit in kept:
             for step in planned.groups[unit.order]:
-                layout.apply(step)
+                layout.apply(step, measure=False)
         return (layout.text(),)
 
     result = fit(units, budget, render, counter)

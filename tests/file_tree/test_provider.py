@@ -1,0 +1,348 @@
+"""The provider end to end: request checks, the section, and staying cheap between turns."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from providers.core.budget import FallbackCounter
+from providers.core.errors import ErrorCategory, ProviderError
+from providers.core.types import AttrType, Stability
+from providers.file_tree.provider import FileTreeProvider
+from tests.file_tree.helpers import (
+    CountingRunner,
+    WatcherBox,
+    collect,
+    git,
+    init_repo,
+    request,
+    write,
+)
+
+Make = Callable[..., FileTreeProvider]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    write(root, "src/app/main.py")
+    write(root, "src/app/util.py")
+    write(root, "docs/guide.md")
+    write(root, "README.md")
+    write(root, ".gitignore", "*.log\nbuild/\n")
+    return init_repo(root)
+
+
+def fed(
+    make: Make, config: dict[str, object] | None = None
+) -> tuple[FileTreeProvider, WatcherBox, CountingRunner]:
+    box = WatcherBox()
+    runner = CountingRunner()
+    return make(config, watcher_factory=box, runner=runner), box, runner
+
+
+# Describe / GetCapabilities / Configure --------------------------------------------
+
+
+def test_identity_and_capabilities(make_provider: Make) -> None:
+    """context-conformance.md: "stability declaration MUST", "default_token_budget ... MUST"."""
+    provider = make_provider()
+    assert provider.identity().name == "file-tree"
+    caps = provider.capabilities()
+    assert caps.stability is Stability.DYNAMIC
+    assert caps.default_token_budget == 1000
+    types = {a.name: a.type for a in caps.config_schema}
+    assert types == {
+        "token_budget": AttrType.NUMBER,
+        "provider_name": AttrType.STRING,
+        "exclude": AttrType.LIST_STRING,
+        "max_depth": AttrType.NUMBER,
+        "show_files": AttrType.BOOL,
+        "ignore_file": AttrType.STRING,
+        "watch": AttrType.BOOL,
+    }
+
+
+@pytest.mark.parametrize(
+    "config",
+    [{"nope": 1}, {"max_depth": -1}, {"max_depth": 1.5}, {"show_files": "yes"}, {"exclude": "x"}],
+)
+def test_bad_config_is_invalid_request(make_provider: Make, config: dict[str, object]) -> None:
+    provider = make_provider()
+    with pytest.raises(ProviderError) as caught:
+        provider.configure(config)
+    assert caught.value.category is ErrorCategory.INVALID_REQUEST
+
+
+# Contribute ------------------------------------------------------------------------
+
+
+def test_one_labelled_dynamic_section_within_budget(make_provider: Make, repo: Path) -> None:
+    """context-conformance.md: "Section label MUST", "stability declaration MUST"."""
+    provider = make_provider(watcher_factory=WatcherBox())
+    contribution = provider.collect(request(repo, 1000), FallbackCounter())
+    (section,) = contribution.sections
+    assert section.label == "file tree"
+    assert section.stability is Stability.DYNAMIC
+    assert section.tokens <= 1000
+    assert not section.truncated
+    assert section.text == (
+        f"{repo}/\n"
+        "  docs/\n"
+        "    guide.md\n"
+        "  src/\n"
+        "    app/\n"
+        "      main.py\n"
+        "      util.py\n"
+        "  .gitignore\n"
+        "  README.md\n"
+        "(shown: 5 of 5 files, 3 of 3 dirs)\n"
+    )
+
+
+def test_budget_zero_contributes_nothing(make_provider: Make, repo: Path) -> None:
+    runner = CountingRunner()
+    provider = make_provider(watcher_factory=WatcherBox(), runner=runner)
+    assert provider.collect(request(repo, 0), FallbackCounter()).sections == ()
+    assert runner.calls == []
+
+
+def test_deleted_working_directory_is_source_unavailable(
+    make_provider: Make, tmp_path: Path
+) -> None:
+    """context-conformance.md: "source_unavailable": declared source unreadable at call time."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    provider = make_provider(watcher_factory=WatcherBox())
+    collect(provider, gone)
+    gone.rmdir()
+    with pytest.raises(ProviderError) as caught:
+        provider.collect(request(gone), FallbackCounter())
+    assert caught.value.category is ErrorCategory.SOURCE_UNAVAILABLE
+    assert caught.value.retryable
+
+
+def test_self_truncates_to_the_budget(make_provider: Make, repo: Path) -> None:
+    """context-conformance.md: "Self-truncation/summarization to fit token_budget: MUST"."""
+    for i in range(300):
+        write(repo, f"gen/part{i % 7}/file{i}.py")
+    provider = make_provider(watcher_factory=None)
+    for budget in (60, 100, 200):
+        (section,) = provider.collect(request(repo, budget), FallbackCounter()).sections
+        assert section.tokens <= budget
+        assert section.truncated
+        assert section.text.splitlines()[-1].startswith("(shown: ")
+
+
+def test_files_touched_outside_the_root_are_ignored_and_logged(
+    make_provider: Make, repo: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    outside = tmp_path / "outside"
+    write(outside, "secret.txt")
+    (repo / "link-out").symlink_to(outside)
+    provider = make_provider(watcher_factory=WatcherBox())
+    caplog.set_level(logging.WARNING)
+    touched = [str(outside / "secret.txt"), "../outside/secret.txt", "link-out/secret.txt"]
+    text = collect(provider, repo, 1000, touched)
+    assert "secret" not in text
+    assert "outside the repository" in caplog.text
+    assert "  link-out\n" in text  # the symlink itself is listed, never followed
+
+
+def test_touched_paths_relative_to_a_subdirectory(make_provider: Make, repo: Path) -> None:
+    for i in range(40):
+        write(repo, f"src/app/extra{i:02}.py")
+    provider = make_provider(watcher_factory=WatcherBox())
+    text = collect(provider, repo / "src" / "app", 60, ["extra39.py"])
+    assert text.startswith(f"{repo}/\n")
+    assert "      extra39.py\n" in text
+
+
+def test_repository_without_commits(make_provider: Make, tmp_path: Path) -> None:
+    root = tmp_path / "fresh"
+    write(root, "a/b.txt")
+    init_repo(root, commit=False)
+    text = collect(make_provider(watcher_factory=WatcherBox()), root)
+    assert "    b.txt\n" in text
+    assert ".git" not in text.replace(str(root), "")
+
+
+def test_config_exclude_show_files_and_max_depth(make_provider: Make, repo: Path) -> None:
+    provider = make_provider({"exclude": ["docs/"], "show_files": False, "max_depth": 1})
+    text = collect(provider, repo)
+    assert text == (
+        f"{repo}/ (4 files, 2 dirs)\n"
+        "  src/ (2 files, 1 dir)\n"
+        "(shown: 1 of 2 dirs; files not listed: 4)\n"
+    )
+
+
+# Staying cheap -------------------------------------------------------------------------
+
+
+def test_warm_turn_runs_no_git_and_returns_the_same_answer(make_provider: Make, repo: Path) -> None:
+    provider, box, runner = fed(make_provider)
+    first = provider.collect(request(repo), FallbackCounter())
+    assert box.last.started
+    cold_calls = len(runner.calls)
+    assert any(c.startswith("ls-files") for c in runner.calls)
+    second = provider.collect(request(repo), FallbackCounter())
+    assert second is first
+    assert len(runner.calls) == cold_calls
+    # A different budget renders again, still without git.
+    provider.collect(request(repo, 200), FallbackCounter())
+    assert len(runner.calls) == cold_calls
+
+
+def test_created_and_deleted_files_update_incrementally(make_provider: Make, repo: Path) -> None:
+    provider, box, runner = fed(make_provider)
+    collect(provider, repo)
+    runner.calls.clear()
+    new = write(repo, "src/app/new.py")
+    ignored = write(repo, "src/app/debug.log")
+    box.last.report(new, ignored)
+    text = collect(provider, repo)
+    assert "      new.py\n" in text
+    assert "debug.log" not in text
+    assert [c.split()[0] for c in runner.calls] == ["check-ignore"]
+    runner.calls.clear()
+    (repo / "docs" / "guide.md").unlink()
+    box.last.report(repo / "docs" / "guide.md")
+    text = collect(provider, repo)
+    assert "docs/" not in text
+    assert runner.calls == []
+    assert text.endswith("(shown: 5 of 5 files, 2 of 2 dirs)\n")
+
+
+def test_created_directory_is_listed_with_its_contents(make_provider: Make, repo: Path) -> None:
+    provider, box, runner = fed(make_provider)
+    collect(provider, repo)
+    runner.calls.clear()
+    write(repo, "lib/deep/x.py")
+    write(repo, "lib/build/out.bin")
+    write(repo, "lib/y.log")
+    box.last.report(repo / "lib")
+    text = collect(provider, repo)
+    assert "  lib/\n    deep/\n      x.py\n" in text
+    assert "out.bin" not in text and "y.log" not in text
+    assert [c.split()[0] for c in runner.calls] == ["check-ignore"]
+
+
+def test_rule_changes_mean_a_full_listing(make_provider: Make, repo: Path) -> None:
+    write(repo, "notes/todo.md")  # untracked: .gitignore applies to it
+    provider, box, runner = fed(make_provider)
+    assert "notes/" in collect(provider, repo)
+    (repo / ".gitignore").write_text("*.log\nbuild/\nnotes/\n")
+    box.last.report(repo / ".gitignore")
+    runner.calls.clear()
+    text = collect(provider, repo)
+    assert "notes/" not in text
+    assert [c.split()[0] for c in runner.calls].count("ls-files") == 1
+
+
+def test_index_change_is_seen_without_the_watcher(make_provider: Make, repo: Path) -> None:
+    """``git rm --cached`` changes the listing; the index's stat key catches it."""
+    write(repo, "tracked.log")
+    git(repo, "add", "-f", "tracked.log")
+    provider, _, _ = fed(make_provider)
+    assert "tracked.log" in collect(provider, repo)
+    git(repo, "rm", "-q", "--cached", "tracked.log")
+    assert "tracked.log" not in collect(provider, repo)
+
+
+def test_overflow_and_dead_watchers_list_again(make_provider: Make, repo: Path) -> None:
+    provider, box, runner = fed(make_provider)
+    collect(provider, repo)
+    box.last.overflow = True
+    write(repo, "surprise.txt")
+    assert "surprise.txt" in collect(provider, repo)
+    assert [c.split()[0] for c in runner.calls].count("ls-files") == 2
+
+
+def test_without_a_watcher_every_turn_lists(make_provider: Make, repo: Path) -> None:
+    provider, box, runner = fed(make_provider, {"watch": False})
+    collect(provider, repo)
+    write(repo, "surprise.txt")
+    assert "surprise.txt" in collect(provider, repo)
+    assert box.made == []
+    assert [c.split()[0] for c in runner.calls].count("ls-files") == 2
+
+
+def test_walk_mode_updates_without_git(make_provider: Make, tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    write(root, "a/b.txt")
+    write(root, ".gitignore", "*.tmp\n")
+    provider, box, runner = fed(make_provider)
+    collect(provider, root)
+    runner.calls.clear()
+    box.last.report(write(root, "a/c.txt"), write(root, "a/d.tmp"))
+    text = collect(provider, root)
+    assert "    c.txt\n" in text and "d.tmp" not in text
+    assert runner.calls == []
+
+
+def test_contextignore_is_watched(make_provider: Make, repo: Path) -> None:
+    provider, box, _ = fed(make_provider)
+    assert "docs/" in collect(provider, repo)
+    box.last.report(write(repo, ".contextignore", "docs/\n"))
+    assert "docs/" not in collect(provider, repo)
+
+
+def test_real_watcher_sees_a_new_file(make_provider: Make, repo: Path) -> None:
+    provider = make_provider()
+    collect(provider, repo)
+    write(repo, "src/app/fresh.py")
+    deadline = time.monotonic() + 2.0
+    while "fresh.py" not in collect(provider, repo):
+        assert time.monotonic() < deadline, "the watcher never reported the new file"
+        time.sleep(0.05)
+
+
+# Faults ---------------------------------------------------------------------------------
+
+_LIST = (
+    "import json, sys\n"
+    "from pathlib import Path\n"
+    "from providers.file_tree.git import GitRunner\n"
+    "from providers.file_tree.listing import ListingOptions, list_tree\n"
+    "listing = list_tree(Path(sys.argv[1]), ListingOptions(), GitRunner())\n"
+    "print(json.dumps([sorted(listing.tree.paths()), listing.unreadable]))\n"
+)
+
+
+def list_without_privileges(root: Path) -> tuple[list[str], int]:
+    """List in a child process that file permissions apply to, even when we are root."""
+    command = [sys.executable, "-c", _LIST, str(root)]
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("running as root without setpriv: permissions cannot be enforced")
+        command = [setpriv, "--bounding-set=-dac_override,-dac_read_search", *command]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    paths, unreadable = json.loads(done.stdout)
+    return paths, unreadable
+
+
+@pytest.mark.parametrize("in_git", [False, True])
+def test_unreadable_directory_is_skipped_and_counted(tmp_path: Path, in_git: bool) -> None:
+    root = tmp_path / "root"
+    write(root, "ok/a.txt")
+    write(root, "locked/secret.txt")
+    if in_git:
+        init_repo(root, commit=False)
+    (root / "locked").chmod(0)
+    try:
+        paths, unreadable = list_without_privileges(root)
+    finally:
+        (root / "locked").chmod(0o755)
+    assert paths == ["ok/a.txt"]
+    assert unreadable == 1
