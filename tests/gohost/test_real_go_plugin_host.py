@@ -70,11 +70,17 @@ def go_host(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def run_host(host: Path, repo: Path, budget: int, min_logs: int = 0) -> HostRun:
+def run_host(
+    host: Path,
+    repo: Path,
+    budget: int,
+    min_logs: int = 0,
+    plugin_script: str = "context-repo-conventions",
+) -> HostRun:
     # The kernel's minimal environment: go-plugin 1.0.1 appends the host's
     # whole environment to the plugin's, so the host itself gets only these.
     env = {key: os.environ[key] for key in ("PATH", "HOME", "TMPDIR") if key in os.environ}
-    plugin = script("context-repo-conventions")
+    plugin = script(plugin_script)
     result = subprocess.run(
         [str(host), plugin, str(budget), str(repo), str(min_logs)],
         capture_output=True,
@@ -206,3 +212,35 @@ def test_kill_is_graceful_and_fast(which: str, request: pytest.FixtureRequest) -
     assert kill["exit_code"] == 0, run.plugin_stderr
     assert kill["kill_ms"] < 1000, kill
     assert "failed to exit gracefully" not in run.host_stderr
+
+
+@pytest.mark.parametrize(
+    ("plugin_script", "published", "stability"),
+    [
+        ("context-git-status", "git-status", content_pb2.STABILITY_DYNAMIC),
+        ("context-file-tree", "file-tree", content_pb2.STABILITY_DYNAMIC),
+        ("context-scoped-docs", "scoped-docs", content_pb2.STABILITY_DYNAMIC),
+    ],
+)
+def test_every_provider_runs_under_real_go_plugin(
+    go_host: Path,
+    tmp_path: Path,
+    plugin_script: str,
+    published: str,
+    stability: int,
+) -> None:
+    """The other three providers come up, answer and shut down under go-plugin too."""
+    run = run_host(go_host, copy_sample(tmp_path, as_git=True), BUDGET, plugin_script=plugin_script)
+    assert run.handshake["ok"] is True, run.host_stderr
+    describe = context_pb2.DescribeResponse.FromString(run.response("Describe"))
+    assert describe.producer.name == published
+    request, reply = contribution(run)
+    assert list(reply.sections[: len(request.prior_sections)]) == list(request.prior_sections)
+    ours = list(reply.sections[len(request.prior_sections) :])
+    assert ours, run.plugin_stderr
+    for section in ours:
+        assert section.provider == "conventions"  # the local name the host passed
+        assert section.stability == stability
+        assert section.tokens == fallback_tokens(section)
+    assert sum(s.tokens for s in ours) <= BUDGET
+    assert run.kill["exit_code"] == 0 and "signal" not in run.kill, run.kill
