@@ -12,6 +12,7 @@ file is part of what it lists.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -80,6 +81,29 @@ class GitRunner:
         """The environment git runs with (where ``HOME`` and ``XDG_CONFIG_HOME`` come from)."""
         return self._env
 
+    def start(
+        self,
+        cwd: Path,
+        args: Sequence[str],
+        *,
+        stdin: bytes | None = None,
+        ok_codes: tuple[int, ...] = (0,),
+    ) -> Running:
+        """Start ``git args`` in ``cwd``; :meth:`Running.wait` gives its result."""
+        argv = [self._executable, *_GLOBAL_OPTIONS, *args]
+        try:
+            process = subprocess.Popen(
+                argv,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=self._env,
+            )
+        except OSError as exc:
+            raise GitError(f"cannot run git in {cwd}: {exc}") from exc
+        return Running(process, f"git {args[0]} in {cwd}", stdin, ok_codes, self._timeout)
+
     def run(
         self,
         cwd: Path,
@@ -89,29 +113,42 @@ class GitRunner:
         ok_codes: tuple[int, ...] = (0,),
     ) -> tuple[int, bytes, bytes]:
         """``(returncode, stdout, stderr)`` of ``git args`` in ``cwd``; GitError otherwise."""
-        argv = [self._executable, *_GLOBAL_OPTIONS, *args]
+        return self.start(cwd, args, stdin=stdin, ok_codes=ok_codes).wait()
+
+
+class Running:
+    """One started git process."""
+
+    def __init__(
+        self,
+        process: subprocess.Popen[bytes],
+        what: str,
+        stdin: bytes | None,
+        ok_codes: tuple[int, ...],
+        timeout: float,
+    ) -> None:
+        self._process = process
+        self._what = what
+        self._stdin = stdin
+        self._ok_codes = ok_codes
+        self._timeout = timeout
+
+    def wait(self) -> tuple[int, bytes, bytes]:
+        """``(returncode, stdout, stderr)``; GitError on failure or timeout (git is killed)."""
         try:
-            done = subprocess.run(
-                argv,
-                cwd=cwd,
-                input=stdin,
-                stdin=subprocess.DEVNULL if stdin is None else None,
-                capture_output=True,
-                env=self._env,
-                timeout=self._timeout,
-                check=False,
-            )
+            out, err = self._process.communicate(self._stdin, timeout=self._timeout)
         except subprocess.TimeoutExpired as exc:
-            raise GitError(f"git {args[0]} timed out after {self._timeout:g} s in {cwd}") from exc
-        except OSError as exc:
-            raise GitError(f"cannot run git in {cwd}: {exc}") from exc
-        if done.returncode not in ok_codes:
-            message = os.fsdecode(done.stderr).strip().splitlines()
-            raise GitError(
-                f"git {args[0]} failed ({done.returncode}) in {cwd}: "
-                + (message[-1] if message else "no message")
-            )
-        return done.returncode, done.stdout, done.stderr
+            self.kill()
+            raise GitError(f"{self._what} timed out after {self._timeout:g} s") from exc
+        code = self._process.returncode
+        if code not in self._ok_codes:
+            message = os.fsdecode(err).strip().splitlines()
+            raise GitError(f"{self._what} failed ({code}): " + (message[-1] if message else "?"))
+        return code, out, err
+
+    def kill(self) -> None:
+        self._process.kill()
+        self._process.communicate()
 
 
 @dataclass(frozen=True)
@@ -122,28 +159,43 @@ class GitListing:
     unreadable: int
 
 
-def list_files(runner: GitRunner, root: Path) -> GitListing:
-    """Tracked plus untracked-not-ignored files, minus tracked files deleted from the work tree.
+_TAGS = ("\0H ", "\0? ", "\0M ")
+"""``ls-files -t`` tags that keep the entry: cached, untracked, unmerged."""
+_SKIPPED = re.compile("\0S ([^\0]*)")
 
-    One call: ``-t`` tags each entry, so a tracked file that is gone (``R``,
-    listed twice by ``--cached --deleted``) and sparse-checkout entries that
-    are not in the work tree (``S``) can be dropped. Submodules and nested
-    repositories are single entries (a nested repository as ``name/``).
+
+def list_files(runner: GitRunner, root: Path) -> GitListing:
+    """Tracked plus untracked-not-ignored files, minus tracked files missing from the work tree.
+
+    Two processes at once: the listing (``-co``) and the tracked files that
+    were deleted (``--deleted``, which costs a ``stat`` per tracked file: run
+    alongside, it costs no wall time on two cores). ``-t`` marks entries
+    outside a sparse checkout (``S``): those are listed only if they exist.
+    Submodules and nested repositories are single entries (a nested
+    repository as ``name/``).
     """
-    _, out, err = runner.run(
-        root,
-        ["ls-files", "-z", "-t", "--cached", "--deleted", "--others", "--exclude-standard"],
-    )
-    gone: set[str] = set()
-    kept: list[str] = []
-    for item in os.fsdecode(out).split("\0"):
-        if len(item) < 3:
-            continue
-        if item[0] in "RS":
-            gone.add(item[2:])
-        else:
-            kept.append(item[2:])
-    paths = [p for p in kept if p not in gone] if gone else kept
+    deleted = runner.start(root, ["ls-files", "-z", "--deleted"])
+    try:
+        _, out, err = runner.run(
+            root, ["ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard"]
+        )
+        _, gone_out, _ = deleted.wait()
+    except BaseException:
+        with contextlib.suppress(OSError):
+            deleted.kill()
+        raise
+    text = "\0" + os.fsdecode(out)
+    gone = {p for p in os.fsdecode(gone_out).split("\0") if p}
+    if "\0S " in text:
+        gone.update(p for p in _SKIPPED.findall(text) if not os.path.lexists(root / p))
+        text = text.replace("\0S ", "\0")
+    for tag in _TAGS:
+        text = text.replace(tag, "\0")
+    paths = text[1:].split("\0")
+    if paths[-1] == "":
+        paths.pop()
+    if gone:
+        paths = [p for p in paths if p not in gone]
     return GitListing(paths, len(_UNREADABLE.findall(err)))
 
 

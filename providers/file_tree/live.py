@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
@@ -31,7 +32,13 @@ log = logging.getLogger(__name__)
 
 
 class Watcher(Protocol):
-    """What :class:`~providers.core.watch.ChangeWatcher` offers; tests inject their own."""
+    """What :class:`~providers.core.watch.ChangeWatcher` offers; tests inject their own.
+
+    ``start(0)`` starts without waiting and says whether the watch is in place yet.
+    """
+
+    @property
+    def alive(self) -> bool: ...
 
     def start(self, timeout: float = ...) -> bool: ...
 
@@ -48,6 +55,9 @@ def default_watcher(root: Path) -> Watcher:
 
 
 _KeyState = tuple[tuple[int, int, int] | None, ...]
+
+READY_TIMEOUT_S = 60.0
+"""A watcher not in place after this long (a huge tree) is given up: list every turn."""
 
 
 class _Relist(Exception):
@@ -69,6 +79,8 @@ class LiveListing:
         self._runner = runner
         self._factory = watcher_factory
         self._watcher: Watcher | None = None
+        self._watching = False  # the watch was in place before the current listing began
+        self._started_at = 0.0
         self._listing: Listing | None = None
         self._keys: _KeyState = ()
         self._generation = 0
@@ -82,13 +94,32 @@ class LiveListing:
         return self._generation, tree_version
 
     def refresh(self) -> Listing:
-        """The current listing. Raises ``OSError`` when the root cannot be read."""
+        """The current listing. Raises ``OSError`` when the root cannot be read.
+
+        Setting up a recursive watch takes seconds on a big tree, so the first
+        listing does not wait for it. Until the watch is in place, turns reuse
+        that listing (changes to the rule files still count); the first turn
+        after, lists once more to catch what changed in between.
+        """
         if self._listing is None:
             self._start_watcher()
             return self._relist()
-        if self._watcher is None:
+        watcher = self._watcher
+        if watcher is None:
             return self._relist()
-        changes = self._watcher.drain()
+        if not self._watching:
+            if watcher.start(0.0):
+                self._watching = True
+                watcher.drain()
+                return self._relist()
+            if watcher.alive and time.monotonic() - self._started_at < READY_TIMEOUT_S:
+                if _key_state(self._listing.key_files) != self._keys:
+                    return self._relist()
+                return self._listing
+            log.warning("the watch on %s did not start; listing it again every turn", self.root)
+            self.close()
+            return self._relist()
+        changes = watcher.drain()
         if changes.overflow or _key_state(self._listing.key_files) != self._keys:
             return self._relist()
         if changes.paths:
@@ -104,16 +135,14 @@ class LiveListing:
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
+        self._watching = False
 
     def _start_watcher(self) -> None:
         if self._factory is None:
             return
-        watcher = self._factory(self.root)
-        if watcher.start():
-            self._watcher = watcher
-        else:
-            watcher.stop()
-            log.warning("cannot watch %s; listing it again on every turn", self.root)
+        self._watcher = self._factory(self.root)
+        self._started_at = time.monotonic()
+        self._watching = self._watcher.start(0.0)
 
     def _relist(self) -> Listing:
         listing = list_tree(self.root, self._options, self._runner)

@@ -81,13 +81,28 @@ class Tree:
         """A tree of ``paths`` (any order, duplicates allowed); counts computed once at the end."""
         tree = cls()
         index: dict[str, Dir] = {"": tree.root}
+        last_parent = ""
+        names = tree.root.files
+        opaque: list[str] = []
+        # Hot loop (300k paths): consecutive paths mostly share their directory.
         for rel in paths:
-            opaque = rel.endswith("/")
-            parent, _, name = (rel[:-1] if opaque else rel).rpartition("/")
-            node = index.get(parent)
-            if node is None:
-                node = tree._make_dirs(parent, index)
-            node.files.add(name + "/" if opaque else name)
+            parent, _, name = rel.rpartition("/")
+            if parent != last_parent:
+                node = index.get(parent)
+                if node is None:
+                    node = tree._make_dirs(parent, index)
+                names = node.files
+                last_parent = parent
+            if name:
+                names.add(name)
+            else:
+                opaque.append(parent)
+        for rel in opaque:  # nested repositories: "a/b/" is the leaf "b/" of "a"
+            parent, _, name = rel.rpartition("/")
+            node = index.get(parent) or tree._make_dirs(parent, index)
+            node.files.add(name + "/")
+            if not index[rel].files and not index[rel].dirs:
+                del node.dirs[name]
         tree._recount()
         return tree
 

@@ -89,16 +89,18 @@ class FedWatcher:
         self.overflow = False
         self.started = False
         self.stopped = False
+        self.ready = True
+        self.alive = True
 
     def start(self, timeout: float = 5.0) -> bool:
         self.started = True
-        return True
+        return self.ready and self.alive
 
     def report(self, *paths: Path) -> None:
         self.pending.update(str(p) for p in paths)
 
     def drain(self) -> Changes:
-        changes = Changes(frozenset(self.pending), self.overflow)
+        changes = Changes(frozenset(self.pending), self.overflow or not self.alive)
         self.pending.clear()
         self.overflow = False
         return changes
@@ -112,9 +114,11 @@ class WatcherBox:
 
     def __init__(self) -> None:
         self.made: list[FedWatcher] = []
+        self.make_slow = False
 
     def __call__(self, root: Path) -> FedWatcher:
         watcher = FedWatcher(root)
+        watcher.ready = not self.make_slow
         self.made.append(watcher)
         return watcher
 

@@ -268,6 +268,34 @@ def test_overflow_and_dead_watchers_list_again(make_provider: Make, repo: Path) 
     assert [c.split()[0] for c in runner.calls].count("ls-files") == 2
 
 
+def test_a_slow_watcher_does_not_hold_up_the_first_turns(make_provider: Make, repo: Path) -> None:
+    """Until the watch is in place the listing is reused; then one catch-up listing."""
+    box = WatcherBox()
+    runner = CountingRunner()
+    box.make_slow = True
+    provider = make_provider(watcher_factory=box, runner=runner)
+    collect(provider, repo)
+    listings = [c.split()[0] for c in runner.calls].count("ls-files")
+    write(repo, "early.txt")  # changed before the watch was in place
+    assert "early.txt" not in collect(provider, repo)
+    assert [c.split()[0] for c in runner.calls].count("ls-files") == listings
+    box.last.ready = True
+    assert "early.txt" in collect(provider, repo)
+    after = len(runner.calls)
+    collect(provider, repo)
+    assert len(runner.calls) == after
+
+
+def test_a_failed_watcher_means_listing_every_turn(make_provider: Make, repo: Path) -> None:
+    provider, box, runner = fed(make_provider)
+    collect(provider, repo)
+    box.last.alive = False
+    for name in ("one.txt", "two.txt"):
+        write(repo, name)
+        assert name in collect(provider, repo)
+    assert [c.split()[0] for c in runner.calls].count("ls-files") == 3
+
+
 def test_without_a_watcher_every_turn_lists(make_provider: Make, repo: Path) -> None:
     provider, box, runner = fed(make_provider, {"watch": False})
     collect(provider, repo)
