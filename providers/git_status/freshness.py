@@ -4,7 +4,7 @@ Two signals, either one means "recompute":
 
 1. the file watchers (``core.watch``), one per root: the working tree, plus
    the git dir and common dir when they live elsewhere (linked worktrees,
-   submodules). They start without blocking the first turn; until they report
+   submodules). They start after the first snapshot; until they report
    ready, every turn recomputes. Overflow or a dead watcher means "assume
    changed", every turn.
 2. a stat guard that covers the watcher's latency (a change shows up tens of
@@ -69,15 +69,26 @@ class Freshness:
         self._layout = layout
         self._watchers: list[Watcher] = []
         if factory is not None:
-            for root in watch_roots(layout):
-                watcher = factory(root)
-                self._watchers.append(watcher)
-                watcher.start(timeout=0)  # do not hold up the cold turn
+            self._watchers = [factory(root) for root in watch_roots(layout)]
+        self._started = False
         self._ready = False
         self._guard: tuple[object, ...] | None = None
         self._known: dict[Path, StatKey] = {}
         self._since_ns = 0
         self._dirty = True
+
+    def start_watching(self) -> None:
+        """Start the watchers once the first snapshot is taken.
+
+        Setting up a recursive watch holds the GIL while it walks the tree (about
+        3 s for 100k files), so starting it alongside the cold turn's ``git
+        status`` would stall that turn; started after it, it only delays the
+        moment turns stop recomputing.
+        """
+        if not self._started:
+            self._started = True
+            for watcher in self._watchers:
+                watcher.start(timeout=0)
 
     def changed(self, touched: Iterable[Path]) -> bool:
         """Whether to take a new snapshot; call right before taking it (drains the watchers)."""
@@ -87,7 +98,7 @@ class Freshness:
             # Until every watch is in place, changes may go unseen: recompute. The
             # turn that finds them all ready recomputes too, after they were.
             result = True
-            self._ready = all(watcher.start(timeout=0) for watcher in self._watchers)
+            self._ready = self._started and all(w.start(timeout=0) for w in self._watchers)
         guard = self._guard_key()
         if guard != self._guard:
             result = True

@@ -58,6 +58,7 @@ class RepoTracker:
                 self._snapshot = None
                 self._freshness.invalidate()
                 raise
+            self._freshness.start_watching()
         key = (self._snapshot, budget, model_id)
         if self._answer is not None and self._answer[0] == key:
             return self._answer[1]

@@ -69,16 +69,20 @@ def test_fed_changes_recompute_only_what_changed(
     assert commands(log) == ["rev-parse", "status", "log"]
 
     collect(provider, repo)
-    assert len(runs(log)) == 3  # nothing fed: no git
+    # The watch starts after the first snapshot; the turn that finds it in place
+    # recomputes once (a change may have slipped in before it was).
+    assert commands(log)[3:] == ["status"]
+    collect(provider, repo)
+    assert len(runs(log)) == 4  # nothing fed: no git
 
     feed.change(repo / "README")
     collect(provider, repo)
-    assert commands(log)[3:] == ["status"]  # HEAD unchanged: the log is reused
+    assert commands(log)[4:] == ["status"]  # HEAD unchanged: the log is reused
 
     commit_file(repo, "new.txt", "n\n", "a new commit")
     feed.change(repo / ".git" / "refs" / "heads" / "main")
     assert " a new commit\n" in text_of(collect(provider, repo))
-    assert commands(log)[4:] == ["status", "log"]
+    assert commands(log)[5:] == ["status", "log"]
 
 
 def test_budget_change_re_renders_without_git(
@@ -89,11 +93,12 @@ def test_budget_change_re_renders_without_git(
     feed = Feed()
     wrapper, log = counting_git(tmp_path)
     provider = make_provider({"git": str(wrapper)}, watcher_factory=feed.factory)
-    wide = collect(provider, repo, 800)
+    collect(provider, repo, 800)
+    wide = collect(provider, repo, 800)  # the watch is in place from here on
     narrow = collect(provider, repo, 30)
     assert narrow.sections[0].tokens <= 30 < wide.sections[0].tokens
     assert "Recent commits" not in narrow.sections[0].text
-    assert len(runs(log)) == 3
+    assert len(runs(log)) == 4
 
 
 def test_stat_guard_covers_watcher_latency(make_provider: Make, tmp_path: Path, repo: Path) -> None:
@@ -101,6 +106,7 @@ def test_stat_guard_covers_watcher_latency(make_provider: Make, tmp_path: Path, 
     feed = Feed()  # never fed: a maximally late watcher
     provider = make_provider(watcher_factory=feed.factory)
     collect(provider, repo)
+    collect(provider, repo)  # the watch is in place from here on
     (repo / "README").write_text("edited by the agent\n")
     # Not touched, and the watcher is silent: the previous answer stands (no git runs).
     assert "Working tree clean" in text_of(collect(provider, repo))
@@ -160,7 +166,8 @@ def test_touched_paths_outside_the_repo_are_ignored(
     wrapper, log = counting_git(tmp_path)
     provider = make_provider({"git": str(wrapper)}, watcher_factory=feed.factory)
     collect(provider, repo)
+    collect(provider, repo)  # the watch is in place from here on
     outside = tmp_path / "elsewhere.txt"
     outside.write_text("x\n")
     collect(provider, repo, touched=(str(outside),))
-    assert len(runs(log)) == 3
+    assert len(runs(log)) == 4
