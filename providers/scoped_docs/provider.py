@@ -61,6 +61,7 @@ class _RootState:
         self.root = root
         self.catalog = Catalog(root, settings.rule_dirs, settings.nested_names, reader)
         self.watcher: ChangeWatcher | None = None
+        self.watch_started = False
         self.watch_ready = False
         self.index = RuleIndex(())
         self.sessions: OrderedDict[str, tuple[Session, _Turn | None]] = OrderedDict()
@@ -138,6 +139,7 @@ class ScopedDocsProvider:
                 return previous.contribution
             contribution = self._render(state, session, request.token_budget, counter)
             state.sessions[request.session_id] = (session, _Turn(key, version, contribution))
+            self._start_watching(state)
             return contribution
 
     # -- state ------------------------------------------------------------
@@ -148,12 +150,19 @@ class ScopedDocsProvider:
         self._drop_state()
         state = _RootState(root, self._settings, self._reader)
         if self._settings.watch:
-            state.watcher = self._watcher_factory(root)
-            state.watch_ready = state.watcher.start(timeout=self._watch_start_timeout)
+            state.watcher = self._watcher_factory(root)  # started after the first turn
         changed = state.catalog.scan_rule_dirs()
         self._after_change(state, changed)
         self._state = state
         return state
+
+    def _start_watching(self, state: _RootState) -> None:
+        """Start the watch once a turn is answered: setting up a recursive watch holds
+        the GIL while it walks the tree (seconds on a large repository), which must not
+        stall the cold turn. The turn that finds it in place re-checks everything."""
+        if state.watcher is not None and not state.watch_started:
+            state.watch_started = True
+            state.watcher.start(timeout=self._watch_start_timeout)
 
     def _drop_state(self) -> None:
         if self._state is not None and self._state.watcher is not None:
@@ -165,14 +174,15 @@ class ScopedDocsProvider:
         watcher = state.watcher
         if watcher is not None and not state.watch_ready:
             # Until the watch is in place nothing it reports can be trusted.
-            state.watch_ready = watcher.start(timeout=0)
-            if not state.watch_ready and not watcher.alive:
-                log.warning("cannot watch %s; re-checking rule files every turn", state.root)
-                watcher.stop()
-                state.watcher = watcher = None
-            else:
-                watcher.drain()  # covered by the full check below
-                watcher = None
+            if state.watch_started:
+                state.watch_ready = watcher.start(timeout=0)
+                if not state.watch_ready and not watcher.alive:
+                    log.warning("cannot watch %s; re-checking rule files every turn", state.root)
+                    watcher.stop()
+                    state.watcher = None
+                else:
+                    watcher.drain()  # covered by the full check below
+            watcher = None
         if watcher is None:
             changed = state.catalog.refresh_all()
         else:
