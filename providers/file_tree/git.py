@@ -153,9 +153,10 @@ class Running:
 
 @dataclass(frozen=True)
 class GitListing:
-    """Repo-relative paths git shows, and how many directories it could not open."""
+    """Repo-relative files git shows, nested repositories, unreadable directories."""
 
     paths: list[str]
+    repos: list[str]
     unreadable: int
 
 
@@ -164,39 +165,66 @@ _TAGS = ("\0H ", "\0? ", "\0M ")
 _SKIPPED = re.compile("\0S ([^\0]*)")
 
 
-def list_files(runner: GitRunner, root: Path) -> GitListing:
-    """Tracked plus untracked-not-ignored files, minus tracked files missing from the work tree.
+class ListingRun:
+    """Tracked plus untracked-not-ignored files; tracked files missing from the work tree apart.
 
     Two processes at once: the listing (``-co``) and the tracked files that
-    were deleted (``--deleted``, which costs a ``stat`` per tracked file: run
-    alongside, it costs no wall time on two cores). ``-t`` marks entries
-    outside a sparse checkout (``S``): those are listed only if they exist.
-    Submodules and nested repositories are single entries (a nested
-    repository as ``name/``).
+    were deleted (``--deleted``: a ``stat`` per tracked file, as costly as the
+    listing itself). The caller builds its model from :meth:`listing` while
+    the second one runs, then takes :meth:`missing` out. ``-t`` marks entries
+    outside a sparse checkout (``S``): those count as missing unless they
+    exist. Submodules and nested repositories are single entries.
     """
-    deleted = runner.start(root, ["ls-files", "-z", "--deleted"])
-    try:
-        _, out, err = runner.run(
-            root, ["ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard"]
-        )
-        _, gone_out, _ = deleted.wait()
-    except BaseException:
-        with contextlib.suppress(OSError):
-            deleted.kill()
-        raise
-    text = "\0" + os.fsdecode(out)
-    gone = {p for p in os.fsdecode(gone_out).split("\0") if p}
-    if "\0S " in text:
-        gone.update(p for p in _SKIPPED.findall(text) if not os.path.lexists(root / p))
-        text = text.replace("\0S ", "\0")
-    for tag in _TAGS:
-        text = text.replace(tag, "\0")
-    paths = text[1:].split("\0")
-    if paths[-1] == "":
-        paths.pop()
-    if gone:
-        paths = [p for p in paths if p not in gone]
-    return GitListing(paths, len(_UNREADABLE.findall(err)))
+
+    def __init__(self, runner: GitRunner, root: Path) -> None:
+        self._root = root
+        self._deleted = runner.start(root, ["ls-files", "-z", "--deleted"])
+        try:
+            self._listing = runner.start(
+                root, ["ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard"]
+            )
+        except GitError:
+            self.cancel()
+            raise
+        self._skipped: list[str] = []
+
+    def listing(self) -> GitListing:
+        """What ``-co`` lists (waits for it); may still hold files :meth:`missing` names."""
+        try:
+            _, out, err = self._listing.wait()
+        except GitError:
+            self.cancel()
+            raise
+        text = "\0" + os.fsdecode(out)
+        if "\0S " in text:
+            self._skipped = _SKIPPED.findall(text)
+            text = text.replace("\0S ", "\0")
+        unmerged = "\0M " in text
+        for tag in _TAGS:
+            text = text.replace(tag, "\0")
+        paths = text[1:].split("\0")
+        if paths[-1] == "":
+            paths.pop()
+        if unmerged:  # one entry per conflict stage
+            paths = list(dict.fromkeys(paths))
+        repos: list[str] = []
+        if "/\0" in text:  # nested repositories (``--others`` lists them as ``name/``)
+            repos = [p[:-1] for p in paths if p.endswith("/")]
+            paths = [p for p in paths if not p.endswith("/")]
+        return GitListing(paths, repos, len(_UNREADABLE.findall(err)))
+
+    def missing(self) -> set[str]:
+        """Listed tracked files that are not in the work tree (waits for ``--deleted``)."""
+        _, out, _ = self._deleted.wait()
+        gone = {p for p in os.fsdecode(out).split("\0") if p}
+        gone.update(p for p in self._skipped if not os.path.lexists(self._root / p))
+        return gone
+
+    def cancel(self) -> None:
+        for running in (self._deleted, getattr(self, "_listing", None)):
+            if running is not None:
+                with contextlib.suppress(OSError):
+                    running.kill()
 
 
 def check_ignored(runner: GitRunner, root: Path, paths: Sequence[str]) -> set[str]:

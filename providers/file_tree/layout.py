@@ -75,22 +75,23 @@ class Layout:
 
     def __init__(self, tree: Tree, root_label: str, *, show_files: bool, unreadable: int) -> None:
         self._tree = tree
-        self._root_label = root_label.rstrip("/") + "/"
+        self._root_label = display(root_label.rstrip("/") or "/").rstrip("/") + "/"
         self._show_files = show_files
         self._unreadable = unreadable
         self._revealed: dict[Dir, set[int]] = {}
         self._hidden: dict[Dir, tuple[int, int, int]] = {}
         self.shown_files = 0
         self.shown_dirs = 0
-        root = tree.root
-        self.size = _size(self._dir_line(root)) + _size(self._totals())
+        self._trailer_sizes: dict[Dir, int] = {}
+        self._totals_size = _size(self._totals())
+        self.size = _size(self._dir_line(tree.root)) + self._totals_size
 
     # What the planner asks -------------------------------------------------
 
     def entries(self, node: Dir) -> Sequence[tuple[str, Dir | None]]:
         """The entries an expanded ``node`` can reveal (directories only without files)."""
         children = node.children()
-        return children if self._show_files else children[: len(node.dirs)]
+        return children if self._show_files else children[: node.subdir_count]
 
     def expanded(self, node: Dir) -> bool:
         return node in self._revealed
@@ -102,31 +103,39 @@ class Layout:
     # Changing it ------------------------------------------------------------
 
     def apply(self, step: Step, *, measure: bool = True) -> int:
-        """Reveal what ``step`` names; return the change in rendered bytes (0 unmeasured)."""
+        """Reveal what ``step`` names; return the change in rendered bytes (0 unmeasured).
+
+        Measuring costs a few line formats per step: the lines a step rewrites
+        (its directory's own line when expanding, its "more" line, the totals)
+        and the lines it adds. Sizes of the rewritten lines are remembered.
+        """
         if not measure:
             self._reveal(step)
             return 0
         node = step.dir
         before = self.size
-        old = self._changing_lines(step)
+        if step.expands:
+            self.size -= _size(self._dir_line(node))
         added = self._reveal(step)
+        if step.expands:
+            self.size += _size(self._dir_line(node))
+        trailer = self._trailer_size(node)
+        self.size += trailer - self._trailer_sizes.get(node, 0)
+        self._trailer_sizes[node] = trailer
+        totals = _size(self._totals())
+        self.size += totals - self._totals_size
+        self._totals_size = totals
         depth = node.depth + 1
-        self.size += self._changing_lines(step) - old
         for name, child in added:
             line = leaf_line(name, depth) if child is None else self._dir_line(child)
             self.size += _size(line)
         return self.size - before
 
-    def _changing_lines(self, step: Step) -> int:
-        """Bytes of the lines a step rewrites: totals, the directory's "more" line and its own."""
-        total = _size(self._totals()) + self._trailer_size(step.dir)
-        return total + (_size(self._dir_line(step.dir)) if step.expands else 0)
-
     def _reveal(self, step: Step) -> list[tuple[str, Dir | None]]:
         node = step.dir
         kids = self.entries(node)
         if step.expands:
-            direct = 0 if self._show_files else len(node.files)
+            direct = 0 if self._show_files else len(node.children()) - node.subdir_count
             self._revealed[node] = set()
             self._hidden[node] = (len(kids), node.file_count - direct, node.dir_count)
         shown = self._revealed[node]

@@ -87,27 +87,29 @@ def list_tree(root: Path, options: ListingOptions, runner: git.GitRunner) -> Lis
     """List ``root`` completely. Raises ``OSError`` when ``root`` itself cannot be read."""
     ignore_file = own_ignore_file(root, options)
     own = own_patterns(root, options, ignore_file)
-    excludes = global_excludes(runner, root)
     gitdir = git.git_dir(root)
     info_exclude = git.common_dir(gitdir) / "info" / "exclude" if gitdir is not None else None
-    keys: list[Path] = [p for p in (excludes, ignore_file, info_exclude) if p is not None]
+    keys: list[Path] = [p for p in (ignore_file, info_exclude) if p is not None]
     if gitdir is not None:
         try:
-            listed = git.list_files(runner, root)
+            run = git.ListingRun(runner, root)
+            listed = run.listing()
+            tree = Tree.build(listed.paths, listed.repos)
+            tree.discard(run.missing())
         except git.GitError as exc:
             log.warning("git cannot list %s (%s); walking it instead", root, exc)
         else:
-            submodules = git.submodule_paths(root)
-            paths = listed.paths
-            if submodules:
-                paths = [p + "/" if p in submodules else p for p in paths]
-            tree = Tree.build(paths)
+            if tree.contains(".gitmodules"):
+                _submodules_as_repositories(tree, git.submodule_paths(root))
             if own:
                 tree.filter(own.excluded)
             keys.append(gitdir / "index")
             return Listing(
                 root, tree, True, listed.unreadable, own, None, _unique(keys), ignore_file
             )
+    excludes = global_excludes(runner, root)
+    if excludes is not None:
+        keys.append(excludes)
     rules = IgnoreRules(root, info_exclude=info_exclude, global_excludes=excludes)
     walked = walk(root, rules, own=own)
     if walked.unreadable:
@@ -119,7 +121,7 @@ def list_tree(root: Path, options: ListingOptions, runner: git.GitRunner) -> Lis
         )
     return Listing(
         root,
-        Tree.build(walked.paths),
+        Tree.build(walked.paths, walked.repos),
         False,
         len(walked.unreadable),
         own,
@@ -127,6 +129,14 @@ def list_tree(root: Path, options: ListingOptions, runner: git.GitRunner) -> Lis
         _unique(keys),
         ignore_file,
     )
+
+
+def _submodules_as_repositories(tree: Tree, paths: set[str]) -> None:
+    """git lists a submodule as a plain entry; show it as the repository it is (``name/``)."""
+    for path in paths:
+        if tree.contains(path) and tree.find_dir(path) is None:
+            tree.remove(path)
+            tree.add(path + "/")
 
 
 def _unique(paths: Sequence[Path]) -> tuple[Path, ...]:

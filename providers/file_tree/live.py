@@ -102,8 +102,9 @@ class LiveListing:
         after, lists once more to catch what changed in between.
         """
         if self._listing is None:
-            self._start_watcher()
-            return self._relist()
+            listing = self._relist()
+            self._start_watcher()  # after: setting up the watch competes for the CPU
+            return listing
         watcher = self._watcher
         if watcher is None:
             return self._relist()
@@ -142,13 +143,20 @@ class LiveListing:
             return
         self._watcher = self._factory(self.root)
         self._started_at = time.monotonic()
-        self._watching = self._watcher.start(0.0)
+        self._watcher.start(0.0)
+        self._watching = False  # the listing predates the watch: catch up once it is in place
 
     def _relist(self) -> Listing:
+        """List everything again; an unchanged result keeps the old tree (and its version)."""
+        old = self._listing
+        self._listing = None
         listing = list_tree(self.root, self._options, self._runner)
+        if old is not None and old.unreadable == listing.unreadable and old.tree.same(listing.tree):
+            listing.tree = old.tree
+        else:
+            self._generation += 1
         self._listing = listing
         self._keys = _key_state(listing.key_files)
-        self._generation += 1
         self.full_listings += 1
         return listing
 
@@ -219,7 +227,7 @@ class LiveListing:
             if rules is not None and rules.excluded_path(rel, True):
                 continue
             try:
-                found.extend(walk(self.root, rules, start=rel, own=listing.own).paths)
+                found.extend(walk(self.root, rules, start=rel, own=listing.own).entries())
             except OSError:
                 continue
         own = listing.own

@@ -54,7 +54,7 @@ def ranked_steps(
                 break  # not listed (ignored, or not created yet): show where it would be
             if not layout.revealed(node, index):
                 yield Step(node, (index,), not layout.expanded(node))
-            child = node.dirs.get(part)
+            child = node.child_dir(part)
             if child is None:
                 break
             node = child

@@ -7,13 +7,14 @@ so a try costs the size of what it shows, never the size of the tree.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from providers.core.budget import TokenCounter, fit
 from providers.core.types import Section, Stability, Unit
 from providers.file_tree.layout import Layout
-from providers.file_tree.plan import plan
+from providers.file_tree.plan import Plan, plan
 from providers.file_tree.tree import Tree
 
 LABEL = "file tree"
@@ -45,24 +46,40 @@ def render_section(
     def fresh() -> Layout:
         return Layout(tree, view.root_label, show_files=view.show_files, unreadable=view.unreadable)
 
-    byte_limit = budget * 4 + _SLACK_BYTES
-    planned = plan(tree, fresh(), touched, view.max_depth, byte_limit)
-    units = [
-        Unit("", group=group[0].dir.path(), name="expand", order=i)
-        for i, group in enumerate(planned.groups)
-    ]
+    planned = plan(tree, fresh(), touched, view.max_depth, budget * 4 + _SLACK_BYTES)
+    units = _units(planned, budget)
+    texts: dict[int, str] = {}
 
     def render(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
-        layout = fresh()
-        for step in planned.base:
-            layout.apply(step, measure=False)
-        for unit in kept:
-            for step in planned.groups[unit.order]:
-                layout.apply(step, measure=False)
-        return (layout.text(),)
+        groups = kept[-1].order if kept else 0
+        if groups not in texts:
+            layout = fresh()
+            for group in (planned.base, *planned.groups[:groups]):
+                for step in group:
+                    layout.apply(step, measure=False)
+            texts[groups] = layout.text()
+        return (texts[groups],)
 
     result = fit(units, budget, render, counter)
     if result is None:
         return None
     truncated = bool(result.dropped) or not planned.exhausted
     return Section(LABEL, result.texts[0], result.counts[0], Stability.DYNAMIC, truncated)
+
+
+def _units(planned: Plan, budget: int) -> list[Unit]:
+    """Units for the fitter: runs of groups, fine just below the local estimate's limit.
+
+    The planner knows every prefix's exact size, so the largest prefix the
+    fallback estimate (ceil(bytes / 4)) allows is known: a unit ends exactly
+    there. Below it, unit ends step down 1, 2, 4, ... groups, so a denser
+    kernel tokenizer still finds a prefix close to the best, while the
+    fitter's search renders a handful of candidates instead of one per group.
+    ``order`` is the number of groups a prefix ending with the unit holds.
+    """
+    best = bisect_right(planned.sizes, budget * 4)
+    ends = {best - (1 << i) for i in range(best.bit_length()) if best - (1 << i) > 0}
+    ends.add(best)
+    if best < len(planned.groups):
+        ends.add(best + 1)  # the first prefix that does not fit
+    return [Unit("", name="expand", order=end) for end in sorted(ends) if end > 0]

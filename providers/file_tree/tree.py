@@ -1,262 +1,280 @@
-"""The listing as a tree with recursive counts, changed in place one path at a time.
+"""The listing as two sorted lists, files and directories, with counts by binary search.
 
-Each directory knows how many files and directories lie below it, so the
-renderer can describe a collapsed directory (and plan what fits) without
-visiting its contents. Directories exist only while they hold a file, as in
-git's listing. A leaf whose name ends with ``/`` is a nested repository.
+Everything below directory ``d`` sorts between ``d/`` and ``d0`` (``0``
+follows ``/``), so how many files and directories a collapsed directory holds
+is two ``bisect`` calls, and building the model costs a sort (git's output is
+already two sorted runs) and one pass for the parent directories. Nothing is
+done per file that the rendering does not show. Directories exist only while
+they hold a file, as in git's listing. A leaf in ``repos`` is a nested
+repository, listed as ``name/``.
+
+:class:`Dir` is a view of one directory for the renderer, made on demand and
+cached until the tree changes.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Iterator
+
+_AFTER_SLASH = "0"
+"""The character after ``/``: ``d + "/"`` to ``d + "0"`` spans everything below ``d``."""
+
+
+def _span(items: list[str], directory: str) -> tuple[int, int]:
+    if not directory:
+        return 0, len(items)
+    return bisect_left(items, directory + "/"), bisect_left(items, directory + _AFTER_SLASH)
+
+
+def _find(items: list[str], item: str) -> int | None:
+    index = bisect_left(items, item)
+    return index if index < len(items) and items[index] == item else None
+
+
+def _parent(path: str) -> str:
+    return path.rpartition("/")[0]
 
 
 class Dir:
-    """One directory: its subdirectories, its leaf names, and recursive counts."""
+    """One directory as the renderer sees it: counts, depth, sorted entries."""
 
-    __slots__ = ("_children", "depth", "dir_count", "dirs", "file_count", "files", "name", "parent")
+    __slots__ = (
+        "_children",
+        "_subdirs",
+        "_tree",
+        "depth",
+        "dir_count",
+        "file_count",
+        "name",
+        "parent",
+        "path",
+    )
 
-    def __init__(self, name: str, parent: Dir | None) -> None:
-        self.name = name
+    def __init__(self, tree: Tree, path: str, parent: Dir | None) -> None:
+        self._tree = tree
+        self.path = path
+        self.name = path.rpartition("/")[2]
         self.parent = parent
         self.depth: int = 0 if parent is None else parent.depth + 1
-        self.dirs: dict[str, Dir] = {}
-        self.files: set[str] = set()
-        self.file_count = 0
-        self.dir_count = 0
+        lo, hi = _span(tree._files, path)
+        self.file_count = hi - lo
+        lo, hi = _span(tree._dirs, path)
+        self.dir_count = hi - lo
         self._children: list[tuple[str, Dir | None]] | None = None
-
-    def path(self) -> str:
-        """Repo-relative path ("" for the root)."""
-        parts: list[str] = []
-        node: Dir | None = self
-        while node is not None and node.parent is not None:
-            parts.append(node.name)
-            node = node.parent
-        return "/".join(reversed(parts))
+        self._subdirs = 0
 
     def children(self) -> list[tuple[str, Dir | None]]:
-        """Subdirectories then leaves, each sorted by name (``None`` marks a leaf); cached."""
+        """Subdirectories then leaves, each sorted (``None`` marks a leaf); cached."""
         if self._children is None:
-            self._children = [(n, self.dirs[n]) for n in sorted(self.dirs)]
-            self._children.extend((n, None) for n in sorted(self.files))
+            self._children = self._list()
         return self._children
+
+    @property
+    def subdir_count(self) -> int:
+        """How many of :meth:`children` (the first ones) are directories."""
+        self.children()
+        return self._subdirs
+
+    def _list(self) -> list[tuple[str, Dir | None]]:
+        tree = self._tree
+        cut = len(self.path) + 1 if self.path else 0
+        out: list[tuple[str, Dir | None]] = []
+        dirs = tree._dirs
+        i, hi = _span(dirs, self.path)
+        while i < hi:  # a directory sorts before its contents: jump over those
+            child = dirs[i]
+            slash = child.find("/", cut)
+            if slash < 0:
+                out.append((child[cut:], tree.view(child, self)))
+                i += 1
+            else:
+                i = bisect_left(dirs, child[:slash] + _AFTER_SLASH, i + 1, hi)
+        self._subdirs = len(out)
+        files = tree._files
+        repos = tree._repos
+        i, hi = _span(files, self.path)
+        while i < hi:
+            path = files[i]
+            slash = path.find("/", cut)
+            if slash < 0:
+                out.append((path[cut:] + "/" if path in repos else path[cut:], None))
+                i += 1
+            else:  # a file deeper down: skip that subdirectory's span
+                i = bisect_left(files, path[:slash] + _AFTER_SLASH, i + 1, hi)
+        return out
 
     def index_of(self, name: str) -> int | None:
         """Position of ``name`` in :meth:`children` (a directory before a same-named leaf)."""
         children = self.children()
-        if name in self.dirs:
-            lo, hi = 0, len(self.dirs)
-        elif name in self.files:
-            lo, hi = len(self.dirs), len(children)
-        else:
-            return None
-        return bisect_left(children, name, lo, hi, key=_name)
+        for lo, hi in ((0, self._subdirs), (self._subdirs, len(children))):
+            index = bisect_left(children, name, lo, hi, key=_leaf_key)
+            if index < hi and _leaf_key(children[index]) == name:
+                return index
+        return None
 
-    def _changed(self) -> None:
-        self._children = None
-
-
-def _name(child: tuple[str, Dir | None]) -> str:
-    return child[0]
+    def child_dir(self, name: str) -> Dir | None:
+        path = f"{self.path}/{name}" if self.path else name
+        return self._tree.find_dir(path)
 
 
-def _split(rel: str) -> tuple[list[str], str]:
-    """Parent parts and leaf name; a nested repository ``a/b/`` keeps its slash."""
-    opaque = rel.endswith("/")
-    parts = rel.rstrip("/").split("/")
-    return parts[:-1], parts[-1] + ("/" if opaque else "")
+def _leaf_key(child: tuple[str, Dir | None]) -> str:
+    return child[0].removesuffix("/") if child[1] is None else child[0]
 
 
 class Tree:
     """The listing: add and remove paths, count, look up; ``version`` moves on every change."""
 
     def __init__(self) -> None:
-        self.root = Dir("", None)
+        self._files: list[str] = []
+        self._dirs: list[str] = []
+        self._repos: set[str] = set()
+        self._views: dict[str, Dir] = {}
         self.version = 0
 
     @classmethod
-    def build(cls, paths: Iterable[str]) -> Tree:
-        """A tree of ``paths`` (any order, duplicates allowed); counts computed once at the end."""
+    def build(cls, paths: list[str], repos: Iterable[str] = ()) -> Tree:
+        """A tree of ``paths`` (unique; sorted in place) plus nested repositories ``repos``."""
         tree = cls()
-        index: dict[str, Dir] = {"": tree.root}
-        last_parent = ""
-        names = tree.root.files
-        opaque: list[str] = []
-        # Hot loop (300k paths): consecutive paths mostly share their directory.
-        for rel in paths:
-            parent, _, name = rel.rpartition("/")
-            if parent != last_parent:
-                node = index.get(parent)
-                if node is None:
-                    node = tree._make_dirs(parent, index)
-                names = node.files
-                last_parent = parent
-            if name:
-                names.add(name)
-            else:
-                opaque.append(parent)
-        for rel in opaque:  # nested repositories: "a/b/" is the leaf "b/" of "a"
-            parent, _, name = rel.rpartition("/")
-            node = index.get(parent) or tree._make_dirs(parent, index)
-            node.files.add(name + "/")
-            if not index[rel].files and not index[rel].dirs:
-                del node.dirs[name]
-        tree._recount()
+        tree._repos = {r.rstrip("/") for r in repos}
+        if tree._repos:
+            paths.extend(tree._repos)
+        paths.sort()
+        tree._files = paths
+        parents = {p.rpartition("/")[0] for p in paths}
+        dirs: set[str] = set()
+        for directory in parents:
+            while directory and directory not in dirs:
+                dirs.add(directory)
+                directory = _parent(directory)
+        tree._dirs = sorted(dirs)
         return tree
 
-    def _make_dirs(self, rel_dir: str, index: dict[str, Dir]) -> Dir:
-        parent_path, _, name = rel_dir.rpartition("/")
-        parent = index.get(parent_path)
-        if parent is None:
-            parent = self._make_dirs(parent_path, index)
-        node = parent.dirs.get(name)
-        if node is None:
-            node = parent.dirs[name] = Dir(name, parent)
-        index[rel_dir] = node
-        return node
+    @classmethod
+    def of(cls, entries: Iterable[str]) -> Tree:
+        """A tree of any paths, duplicates allowed, repositories written ``name/``."""
+        unique = set(entries)
+        repos = [e for e in unique if e.endswith("/")]
+        return cls.build([e for e in unique if not e.endswith("/")], repos)
 
-    def _recount(self) -> None:
-        order: list[Dir] = [self.root]
-        for node in order:  # breadth first; the list grows while we walk it
-            order.extend(node.dirs.values())
-        for node in reversed(order):
-            node.file_count = len(node.files) + sum(d.file_count for d in node.dirs.values())
-            node.dir_count = len(node.dirs) + sum(d.dir_count for d in node.dirs.values())
-            node._changed()
-        self.version += 1
+    @property
+    def root(self) -> Dir:
+        return self.view("", None)
+
+    def view(self, path: str, parent: Dir | None = None) -> Dir:
+        """The (cached) view of directory ``path``."""
+        found = self._views.get(path)
+        if found is None:
+            if parent is None and path:
+                parent = self.view(_parent(path))
+            found = self._views[path] = Dir(self, path, parent)
+        return found
 
     def find_dir(self, rel: str) -> Dir | None:
-        node: Dir | None = self.root
-        for part in rel.split("/") if rel else ():
-            node = node.dirs.get(part) if node is not None else None
-        return node
+        if rel and _find(self._dirs, rel) is None:
+            return None
+        return self.view(rel)
 
     def contains(self, rel: str) -> bool:
-        """Whether ``rel`` is a listed leaf or directory."""
-        parts, name = _split(rel)
-        parent = self.find_dir("/".join(parts))
-        return parent is not None and (name in parent.files or name in parent.dirs)
+        """Whether ``rel`` is a listed leaf (``name/`` for a repository) or directory."""
+        if rel.endswith("/"):
+            return rel[:-1] in self._repos
+        return _find(self._files, rel) is not None or _find(self._dirs, rel) is not None
 
     def inside_nested_repository(self, rel: str) -> bool:
         """Whether some ancestor of ``rel`` is a leaf: a nested repository or a gitlink."""
-        node = self.root
-        for part in rel.split("/")[:-1]:
-            if part + "/" in node.files or part in node.files:
+        ancestor = _parent(rel)
+        while ancestor:
+            if ancestor in self._repos or _find(self._files, ancestor) is not None:
                 return True
-            child = node.dirs.get(part)
-            if child is None:
-                return False
-            node = child
+            ancestor = _parent(ancestor)
         return False
 
-    def add(self, rel: str) -> bool:
-        """Add a leaf (creating its directories); False when it was already there."""
-        parts, name = _split(rel)
-        node = self.root
-        created = 0
-        for part in parts:
-            child = node.dirs.get(part)
-            if child is None:
-                child = node.dirs[part] = Dir(part, node)
-                node._changed()
-                created += 1
-            node = child
-        if name in node.files:
-            if created:  # cannot happen: a new directory holds nothing yet
-                raise AssertionError(rel)
-            return False
-        node.files.add(name)
-        node._changed()
-        # Counts: every ancestor gains the file; each new directory counts for those above it.
-        walker: Dir | None = node
-        depth_below = 0
-        while walker is not None:
-            walker.file_count += 1
-            walker.dir_count += min(created, depth_below)
-            depth_below += 1
-            walker = walker.parent
+    def _changed(self) -> None:
         self.version += 1
+        self._views.clear()
+
+    def add(self, rel: str) -> bool:
+        """Add a leaf (``name/`` for a repository); False when it was already there."""
+        key = rel.rstrip("/")
+        if _find(self._files, key) is not None:
+            return False
+        insort(self._files, key)
+        if rel.endswith("/"):
+            self._repos.add(key)
+        directory = _parent(key)
+        while directory and _find(self._dirs, directory) is None:
+            insort(self._dirs, directory)
+            directory = _parent(directory)
+        self._changed()
         return True
 
     def remove(self, rel: str) -> bool:
-        """Remove a leaf or a whole directory; empty directories above it go too."""
-        parts, name = _split(rel)
-        parent = self.find_dir("/".join(parts))
-        if parent is None:
-            return False
-        if name in parent.files:
-            parent.files.discard(name)
-            files, dirs = 1, 0
-        elif name in parent.dirs:
-            gone = parent.dirs.pop(name)
-            files, dirs = gone.file_count, gone.dir_count + 1
+        """Remove a leaf or a whole directory; directories left empty above it go too."""
+        key = rel.rstrip("/")
+        index = _find(self._files, key)
+        if index is not None:
+            del self._files[index]
+            self._repos.discard(key)
+        elif _find(self._dirs, key) is not None:
+            lo, hi = _span(self._files, key)
+            del self._files[lo:hi]
+            lo, hi = _span(self._dirs, key)
+            del self._dirs[lo:hi]
+            self._dirs.remove(key)
+            self._repos = {r for r in self._repos if not r.startswith(key + "/")}
         else:
             return False
-        parent._changed()
-        walker: Dir | None = parent
-        while walker is not None:
-            walker.file_count -= files
-            walker.dir_count -= dirs
-            walker = walker.parent
-        self._prune(parent)
-        self.version += 1
+        directory = _parent(key)
+        while directory:
+            lo, hi = _span(self._files, directory)
+            if lo < hi:
+                break
+            self._dirs.remove(directory)
+            directory = _parent(directory)
+        self._changed()
         return True
 
-    def _prune(self, node: Dir) -> None:
-        """Drop ``node`` and ancestors left empty (counts above them shrink accordingly)."""
-        while node.parent is not None and not node.files and not node.dirs:
-            parent = node.parent
-            del parent.dirs[node.name]
-            parent._changed()
-            walker: Dir | None = parent
-            while walker is not None:
-                walker.dir_count -= 1
-                walker = walker.parent
-            node = parent
+    def discard(self, leaves: set[str]) -> None:
+        """Remove many leaves at once (a rebuild when there are many)."""
+        if len(leaves) <= 64:
+            for leaf in leaves:
+                self.remove(leaf)
+            return
+        kept = [p for p in self._files if p not in leaves]
+        rebuilt = Tree.build(kept)
+        self._files, self._dirs = rebuilt._files, rebuilt._dirs
+        self._repos -= leaves
+        self._changed()
 
     def filter(self, excluded: Callable[[str, bool], bool]) -> int:
-        """Remove everything ``excluded(rel, is_dir)`` names, top down; returns how many entries.
+        """Remove everything ``excluded(rel, is_dir)`` names; returns how many entries went.
 
-        An excluded directory goes whole, without its contents being asked
-        about (gitignore's rule: nothing inside it can be re-included).
+        Top down: an excluded directory goes whole, without its contents being
+        asked about (gitignore's rule: nothing inside it can be re-included).
         """
-        removed = 0
-        stack = [self.root]
-        while stack:
-            node = stack.pop()
-            prefix = node.path()
-            prefix = prefix + "/" if prefix else ""
-            for name in list(node.dirs):
-                if excluded(prefix + name, True):
-                    del node.dirs[name]
-                    removed += 1
-                else:
-                    stack.append(node.dirs[name])
-            for name in list(node.files):
-                if excluded(prefix + name.rstrip("/"), name.endswith("/")):
-                    node.files.discard(name)
-                    removed += 1
+        gone: set[str] = set()
+        for directory in self._dirs:  # a parent sorts before its children
+            parent = _parent(directory)
+            if parent in gone or excluded(directory, True):
+                gone.add(directory)
+        kept = [
+            p for p in self._files if _parent(p) not in gone and not excluded(p, p in self._repos)
+        ]
+        removed = len(self._files) - len(kept) + len(gone)
         if removed:
-            self._drop_empty()
-            self._recount()
+            repos = self._repos & set(kept)
+            rebuilt = Tree.build(kept)
+            self._files, self._dirs, self._repos = rebuilt._files, rebuilt._dirs, repos
+            self._changed()
         return removed
 
-    def _drop_empty(self) -> None:
-        order: list[Dir] = [self.root]
-        for node in order:
-            order.extend(node.dirs.values())
-        for node in reversed(order):
-            if node.parent is not None and not node.files and not node.dirs:
-                del node.parent.dirs[node.name]
+    def same(self, other: Tree) -> bool:
+        """Whether ``other`` lists exactly the same entries."""
+        return self._files == other._files and self._repos == other._repos
 
     def paths(self) -> Iterator[str]:
-        """Every leaf path (nested repositories with their ``/``), depth first."""
-        stack: list[tuple[str, Dir]] = [("", self.root)]
-        while stack:
-            prefix, node = stack.pop()
-            for name in node.files:
-                yield prefix + name
-            for name, child in node.dirs.items():
-                stack.append((prefix + name + "/", child))
+        """Every leaf path, nested repositories with their ``/``."""
+        repos = self._repos
+        for path in self._files:
+            yield path + "/" if path in repos else path

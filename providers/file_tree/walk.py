@@ -19,10 +19,15 @@ from providers.core.ignore import DEFAULT_EXCLUDES, IgnoreRules, PatternSet
 
 @dataclass
 class WalkResult:
-    """Repo-relative paths (nested repositories end with ``/``) and unreadable directories."""
+    """Repo-relative files, nested repositories, and unreadable directories."""
 
     paths: list[str] = field(default_factory=list)
+    repos: list[str] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
+
+    def entries(self) -> list[str]:
+        """Files and repositories as the tree adds them (a repository as ``name/``)."""
+        return [*self.paths, *(r + "/" for r in self.repos)]
 
 
 def is_nested_repository(directory: str) -> bool:
@@ -101,7 +106,7 @@ def walk(
                 result.paths.append(rel)
                 continue
             if is_nested_repository(entry.path):
-                result.paths.append(rel + "/")
+                result.repos.append(rel)
                 continue
             try:
                 inner = entry.stat(follow_symlinks=False)

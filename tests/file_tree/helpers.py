@@ -12,7 +12,7 @@ from typing import Any
 from providers.core.budget import FallbackCounter
 from providers.core.types import ContextRequest, Contribution, ModelTarget
 from providers.core.watch import Changes
-from providers.file_tree.git import GitRunner
+from providers.file_tree.git import GitRunner, Running
 
 
 def git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
@@ -75,9 +75,9 @@ class CountingRunner(GitRunner):
         super().__init__()
         self.calls: list[str] = []
 
-    def run(self, cwd: Path, args: Sequence[str], **kwargs: Any) -> tuple[int, bytes, bytes]:
+    def start(self, cwd: Path, args: Sequence[str], **kwargs: Any) -> Running:
         self.calls.append(" ".join(args))
-        return super().run(cwd, args, **kwargs)
+        return super().start(cwd, args, **kwargs)
 
 
 class FedWatcher:

@@ -42,6 +42,17 @@ def repo(tmp_path: Path) -> Path:
     return init_repo(root)
 
 
+def listings(runner: CountingRunner) -> int:
+    """Full listings run (each is two ``ls-files``: the listing and the deleted files)."""
+    return sum(c.startswith("ls-files -z -t") for c in runner.calls)
+
+
+def warm_up(provider: FileTreeProvider, root: Path) -> str:
+    """The first turn, then the one that catches up once the watch is in place."""
+    collect(provider, root)
+    return collect(provider, root)
+
+
 def fed(
     make: Make, config: dict[str, object] | None = None
 ) -> tuple[FileTreeProvider, WatcherBox, CountingRunner]:
@@ -193,19 +204,21 @@ def test_warm_turn_runs_no_git_and_returns_the_same_answer(make_provider: Make, 
     provider, box, runner = fed(make_provider)
     first = provider.collect(request(repo), FallbackCounter())
     assert box.last.started
-    cold_calls = len(runner.calls)
     assert any(c.startswith("ls-files") for c in runner.calls)
+    # The watch started after the first listing: one listing to catch up, same answer.
+    assert provider.collect(request(repo), FallbackCounter()) is first
+    listed = len(runner.calls)
     second = provider.collect(request(repo), FallbackCounter())
     assert second is first
-    assert len(runner.calls) == cold_calls
+    assert len(runner.calls) == listed
     # A different budget renders again, still without git.
     provider.collect(request(repo, 200), FallbackCounter())
-    assert len(runner.calls) == cold_calls
+    assert len(runner.calls) == listed
 
 
 def test_created_and_deleted_files_update_incrementally(make_provider: Make, repo: Path) -> None:
     provider, box, runner = fed(make_provider)
-    collect(provider, repo)
+    warm_up(provider, repo)
     runner.calls.clear()
     new = write(repo, "src/app/new.py")
     ignored = write(repo, "src/app/debug.log")
@@ -225,7 +238,7 @@ def test_created_and_deleted_files_update_incrementally(make_provider: Make, rep
 
 def test_created_directory_is_listed_with_its_contents(make_provider: Make, repo: Path) -> None:
     provider, box, runner = fed(make_provider)
-    collect(provider, repo)
+    warm_up(provider, repo)
     runner.calls.clear()
     write(repo, "lib/deep/x.py")
     write(repo, "lib/build/out.bin")
@@ -240,13 +253,13 @@ def test_created_directory_is_listed_with_its_contents(make_provider: Make, repo
 def test_rule_changes_mean_a_full_listing(make_provider: Make, repo: Path) -> None:
     write(repo, "notes/todo.md")  # untracked: .gitignore applies to it
     provider, box, runner = fed(make_provider)
-    assert "notes/" in collect(provider, repo)
+    assert "notes/" in warm_up(provider, repo)
     (repo / ".gitignore").write_text("*.log\nbuild/\nnotes/\n")
     box.last.report(repo / ".gitignore")
     runner.calls.clear()
     text = collect(provider, repo)
     assert "notes/" not in text
-    assert [c.split()[0] for c in runner.calls].count("ls-files") == 1
+    assert listings(runner) == 1
 
 
 def test_index_change_is_seen_without_the_watcher(make_provider: Make, repo: Path) -> None:
@@ -261,11 +274,12 @@ def test_index_change_is_seen_without_the_watcher(make_provider: Make, repo: Pat
 
 def test_overflow_and_dead_watchers_list_again(make_provider: Make, repo: Path) -> None:
     provider, box, runner = fed(make_provider)
-    collect(provider, repo)
+    warm_up(provider, repo)
+    runner.calls.clear()
     box.last.overflow = True
     write(repo, "surprise.txt")
     assert "surprise.txt" in collect(provider, repo)
-    assert [c.split()[0] for c in runner.calls].count("ls-files") == 2
+    assert listings(runner) == 1
 
 
 def test_a_slow_watcher_does_not_hold_up_the_first_turns(make_provider: Make, repo: Path) -> None:
@@ -275,10 +289,9 @@ def test_a_slow_watcher_does_not_hold_up_the_first_turns(make_provider: Make, re
     box.make_slow = True
     provider = make_provider(watcher_factory=box, runner=runner)
     collect(provider, repo)
-    listings = [c.split()[0] for c in runner.calls].count("ls-files")
     write(repo, "early.txt")  # changed before the watch was in place
     assert "early.txt" not in collect(provider, repo)
-    assert [c.split()[0] for c in runner.calls].count("ls-files") == listings
+    assert listings(runner) == 1
     box.last.ready = True
     assert "early.txt" in collect(provider, repo)
     after = len(runner.calls)
@@ -288,12 +301,13 @@ def test_a_slow_watcher_does_not_hold_up_the_first_turns(make_provider: Make, re
 
 def test_a_failed_watcher_means_listing_every_turn(make_provider: Make, repo: Path) -> None:
     provider, box, runner = fed(make_provider)
-    collect(provider, repo)
+    warm_up(provider, repo)
+    runner.calls.clear()
     box.last.alive = False
     for name in ("one.txt", "two.txt"):
         write(repo, name)
         assert name in collect(provider, repo)
-    assert [c.split()[0] for c in runner.calls].count("ls-files") == 3
+    assert listings(runner) == 2
 
 
 def test_without_a_watcher_every_turn_lists(make_provider: Make, repo: Path) -> None:
@@ -302,7 +316,7 @@ def test_without_a_watcher_every_turn_lists(make_provider: Make, repo: Path) -> 
     write(repo, "surprise.txt")
     assert "surprise.txt" in collect(provider, repo)
     assert box.made == []
-    assert [c.split()[0] for c in runner.calls].count("ls-files") == 2
+    assert listings(runner) == 2
 
 
 def test_walk_mode_updates_without_git(make_provider: Make, tmp_path: Path) -> None:
@@ -310,7 +324,7 @@ def test_walk_mode_updates_without_git(make_provider: Make, tmp_path: Path) -> N
     write(root, "a/b.txt")
     write(root, ".gitignore", "*.tmp\n")
     provider, box, runner = fed(make_provider)
-    collect(provider, root)
+    warm_up(provider, root)
     runner.calls.clear()
     box.last.report(write(root, "a/c.txt"), write(root, "a/d.tmp"))
     text = collect(provider, root)
@@ -320,7 +334,7 @@ def test_walk_mode_updates_without_git(make_provider: Make, tmp_path: Path) -> N
 
 def test_contextignore_is_watched(make_provider: Make, repo: Path) -> None:
     provider, box, _ = fed(make_provider)
-    assert "docs/" in collect(provider, repo)
+    assert "docs/" in warm_up(provider, repo)
     box.last.report(write(repo, ".contextignore", "docs/\n"))
     assert "docs/" not in collect(provider, repo)
 

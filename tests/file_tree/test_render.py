@@ -65,7 +65,7 @@ def generated(seed: int, files: int = 400) -> Tree:
         depth = rng.randint(0, 5)
         parts = [rng.choice(words) + str(rng.randint(0, 3)) for _ in range(depth)]
         paths.add("/".join([*parts, f"f{rng.randint(0, 60)}.py"]))
-    return Tree.build(paths)
+    return Tree.of(paths)
 
 
 # The form ------------------------------------------------------------------
@@ -74,7 +74,7 @@ def generated(seed: int, files: int = 400) -> Tree:
 def test_collapse_line_and_totals_format() -> None:
     """A collapsed directory is one line with its counts; the section ends with totals."""
     paths = [f"vendor/pkg{i % 37}/f{i}.js" for i in range(1204)]
-    tree = Tree.build([*paths, "README.md", "src/main.py", "src/util.py"])
+    tree = Tree.of([*paths, "README.md", "src/main.py", "src/util.py"])
     result = section(tree, 30)
     assert result is not None
     assert result.text == (
@@ -101,14 +101,14 @@ def test_odd_names_are_quoted_one_line_each() -> None:
     assert display(" lead") == '" lead"'
     assert display('q"uote') == '"q\\"uote"'
     assert display("bad-\udcff") == '"bad-\\\\xff"'
-    tree = Tree.build(["new\nline", "tab\there", "ünï"])
+    tree = Tree.of(["new\nline", "tab\there", "ünï"])
     result = section(tree, 1000)
     assert result is not None
     assert result.text.count("\n") == 5
 
 
 def test_more_line_for_a_big_directory() -> None:
-    tree = Tree.build([f"big/f{i:03}.txt" for i in range(100)] + ["big/sub/x.py"])
+    tree = Tree.of([f"big/f{i:03}.txt" for i in range(100)] + ["big/sub/x.py"])
     layout = Layout(tree, ROOT, show_files=True, unreadable=0)
     planned = plan(tree, layout, (), None, 4 * 10_000)
     assert planned.exhausted
@@ -125,7 +125,7 @@ def test_more_line_for_a_big_directory() -> None:
 
 
 def test_unreadable_directories_are_reported() -> None:
-    result = section(Tree.build(["a"]), 100, unreadable=3)
+    result = section(Tree.of(["a"]), 100, unreadable=3)
     assert result is not None
     assert result.text.endswith("; 3 unreadable dirs skipped)\n")
 
@@ -233,7 +233,7 @@ def test_a_denser_tokenizer_is_still_within_budget() -> None:
 def test_budget_properties(paths: list[str], budget: int, touched: list[str], files: bool) -> None:
     """Hypothesis: within budget, and one more token never shows fewer entries."""
     clean = [p for p in paths if not any(q.startswith(p + "/") for q in paths)]
-    tree = Tree.build(clean)
+    tree = Tree.of(clean)
     small = section(tree, budget, touched, show_files=files)
     large = section(tree, budget + 1, touched, show_files=files)
     if small is None:
@@ -250,7 +250,7 @@ def test_touched_file_deep_in_a_big_directory_is_shown_first() -> None:
     """files_touched and their directories are expanded before anything else."""
     paths = [f"pkg/mod{i:04}.py" for i in range(2000)] + [f"other{i}/x.py" for i in range(30)]
     paths.append("pkg/sub/deep/target.py")
-    tree = Tree.build(paths)
+    tree = Tree.of(paths)
     result = section(tree, 200, ["pkg/mod1500.py", "pkg/sub/deep/target.py"])
     assert result is not None
     shown = shown_paths(result.text)
@@ -259,14 +259,14 @@ def test_touched_file_deep_in_a_big_directory_is_shown_first() -> None:
 
 
 def test_breadth_first_after_the_root() -> None:
-    tree = Tree.build(["a/b/c/d/e.py", "z/y.py"])
+    tree = Tree.of(["a/b/c/d/e.py", "z/y.py"])
     result = section(tree, 40)
     assert result is not None
     assert "z/" in result.text
 
 
 def test_max_depth_bounds_breadth_first_but_not_touched_paths() -> None:
-    tree = Tree.build(["a/b/c.py", "x/y/z.py", "top.txt"])
+    tree = Tree.of(["a/b/c.py", "x/y/z.py", "top.txt"])
     result = section(tree, 1000, ["x/y/z.py"], max_depth=1)
     assert result is not None
     text = result.text
@@ -279,7 +279,7 @@ def test_max_depth_bounds_breadth_first_but_not_touched_paths() -> None:
 
 
 def test_directories_only() -> None:
-    tree = Tree.build(["a/b/c.py", "a/d.py", "e.py"])
+    tree = Tree.of(["a/b/c.py", "a/d.py", "e.py"])
     result = section(tree, 1000, show_files=False)
     assert result is not None
     assert result.text == (
@@ -291,7 +291,7 @@ def test_directories_only() -> None:
 
 
 def test_chunks_reveal_wide_directories_gradually() -> None:
-    tree = Tree.build([f"wide/f{i:03}" for i in range(CHUNK * 3)] + ["other/x"])
+    tree = Tree.of([f"wide/f{i:03}" for i in range(CHUNK * 3)] + ["other/x"])
     budgets = [section(tree, b) for b in (60, 120, 400)]
     shown = [len(shown_paths(s.text)) for s in budgets if s is not None]
     assert shown == sorted(shown) and shown[0] < shown[-1]

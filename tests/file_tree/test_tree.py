@@ -1,4 +1,4 @@
-"""The tree model: counts stay right through every add and remove."""
+"""The tree model: counts and entries stay right through every add and remove."""
 
 from __future__ import annotations
 
@@ -7,23 +7,52 @@ from hypothesis import strategies as st
 
 from providers.file_tree.tree import Dir, Tree
 
-PARTS = st.sampled_from(["a", "b", "c", "d.txt", "e.py", "ü"])
+PARTS = st.sampled_from(["a", "b", "a.b", "c", "d.txt", "e.py", "ü", "a0"])
 PATHS = st.lists(PARTS, min_size=1, max_size=4).map("/".join)
 
 
-def check_counts(node: Dir) -> tuple[int, int]:
-    """Recount by brute force and compare with what the node says."""
-    files = len(node.files)
-    dirs = len(node.dirs)
-    for child in node.dirs.values():
-        assert child.parent is node
-        assert child.depth == node.depth + 1
-        assert child.files or child.dirs, "an empty directory was kept"
-        f, d = check_counts(child)
-        files += f
-        dirs += d
-    assert (node.file_count, node.dir_count) == (files, dirs), node.path()
-    return files, dirs
+def brute_children(paths: set[str], directory: str) -> list[str]:
+    """Entry names of ``directory`` by brute force: subdirectories, then leaves."""
+    prefix = directory + "/" if directory else ""
+    dirs: set[str] = set()
+    leaves: set[str] = set()
+    for path in paths:
+        if not path.startswith(prefix):
+            continue
+        rest = path[len(prefix) :]
+        head, slash, _ = rest.rstrip("/").partition("/")
+        if slash:
+            dirs.add(head)
+        else:
+            leaves.add(rest)
+    return sorted(dirs) + sorted(leaves, key=lambda n: n.rstrip("/"))
+
+
+def check(tree: Tree, paths: set[str]) -> None:
+    """Every directory's counts and entries equal a brute-force recount."""
+    assert set(tree.paths()) == paths
+    stack: list[Dir] = [tree.root]
+    seen_dirs = 0
+    while stack:
+        node = stack.pop()
+        prefix = node.path + "/" if node.path else ""
+        below = [p for p in paths if p.startswith(prefix)]
+        dirs = {
+            prefix + "/".join(p[len(prefix) :].rstrip("/").split("/")[: i + 1])
+            for p in below
+            for i in range(p[len(prefix) :].rstrip("/").count("/"))
+        }
+        assert (node.file_count, node.dir_count) == (len(below), len(dirs)), node.path
+        assert [name for name, _ in node.children()] == brute_children(paths, node.path)
+        for name, child in node.children():
+            assert node.index_of(name.rstrip("/")) is not None
+            if child is not None:
+                assert child.parent is node
+                assert child.depth == node.depth + 1
+                assert child.file_count > 0, "an empty directory was kept"
+                stack.append(child)
+                seen_dirs += 1
+    assert seen_dirs == tree.root.dir_count
 
 
 def consistent(paths: set[str]) -> set[str]:
@@ -37,52 +66,57 @@ def consistent(paths: set[str]) -> set[str]:
     return kept
 
 
-def test_build_counts_and_order() -> None:
-    tree = Tree.build(["b.txt", "a/x.py", "a/y/z.md", "c/", "a/x.py", "Z/q"])
-    assert (tree.root.file_count, tree.root.dir_count) == (5, 3)
-    assert [name for name, _ in tree.root.children()] == ["Z", "a", "b.txt", "c/"]
+def test_counts_order_and_lookup() -> None:
+    paths = {"b.txt", "a/x.py", "a/y/z.md", "c/", "Z/q", "a.b/k", "a0"}
+    tree = Tree.of([*paths, "a/x.py"])
+    assert (tree.root.file_count, tree.root.dir_count) == (7, 4)
+    assert [name for name, _ in tree.root.children()] == ["Z", "a", "a.b", "a0", "b.txt", "c/"]
     a = tree.find_dir("a")
     assert a is not None
     assert (a.file_count, a.dir_count) == (2, 1)
     assert a.index_of("y") == 0
     assert a.index_of("x.py") == 1
     assert a.index_of("nope") is None
-    assert set(tree.paths()) == {"b.txt", "a/x.py", "a/y/z.md", "c/", "Z/q"}
-    check_counts(tree.root)
+    assert a.child_dir("y") is not None and a.child_dir("x.py") is None
+    assert tree.find_dir("a/x.py") is None
+    check(tree, paths)
 
 
 def test_remove_prunes_empty_directories() -> None:
-    tree = Tree.build(["a/b/c/d.txt", "a/e.txt"])
+    tree = Tree.of(["a/b/c/d.txt", "a/e.txt"])
     assert tree.remove("a/b/c/d.txt")
     assert tree.find_dir("a/b") is None
     assert (tree.root.file_count, tree.root.dir_count) == (1, 1)
     assert tree.remove("a")
     assert (tree.root.file_count, tree.root.dir_count) == (0, 0)
     assert not tree.remove("a")
-    check_counts(tree.root)
+    check(tree, set())
 
 
 def test_nested_repository_leaf() -> None:
-    tree = Tree.build(["vendor/lib/", "x"])
+    tree = Tree.of(["vendor/lib/", "x"])
     assert tree.contains("vendor/lib/")
+    assert tree.find_dir("vendor/lib") is None
     assert tree.inside_nested_repository("vendor/lib/src/a.c")
     assert not tree.inside_nested_repository("vendor/other/a.c")
+    assert tree.inside_nested_repository("x/y")  # a leaf cannot have children: a gitlink
     assert tree.remove("vendor/lib/")
     assert set(tree.paths()) == {"x"}
 
 
 def test_filter_drops_directories_whole() -> None:
-    tree = Tree.build(["vendor/a.js", "vendor/keep.js", "src/x.py", "src/y.gen.py"])
+    tree = Tree.of(["vendor/a.js", "vendor/deep/keep.js", "src/x.py", "src/y.gen.py"])
     asked: list[str] = []
 
     def excluded(rel: str, is_dir: bool) -> bool:
         asked.append(rel)
         return (is_dir and rel == "vendor") or rel.endswith(".gen.py")
 
-    assert tree.filter(excluded) == 2
-    assert set(tree.paths()) == {"src/x.py"}
-    assert "vendor/keep.js" not in asked
-    check_counts(tree.root)
+    version = tree.version
+    assert tree.filter(excluded) > 0
+    assert tree.version != version
+    check(tree, {"src/x.py"})
+    assert "vendor/deep" not in asked and "vendor/deep/keep.js" not in asked
 
 
 @settings(max_examples=200, deadline=None)
@@ -94,7 +128,7 @@ def test_edits_in_place_equal_a_fresh_build(
     initial: set[str], edits: list[tuple[bool, str]]
 ) -> None:
     current = consistent(initial)
-    tree = Tree.build(current)
+    tree = Tree.of(current)
     for add, path in edits:
         if add:
             if consistent(current | {path}) != current | {path}:
@@ -105,10 +139,4 @@ def test_edits_in_place_equal_a_fresh_build(
             removed = {p for p in current if p == path or p.startswith(path + "/")}
             assert tree.remove(path) == bool(removed)
             current -= removed
-        check_counts(tree.root)
-        assert set(tree.paths()) == current
-    fresh = Tree.build(current)
-    assert (fresh.root.file_count, fresh.root.dir_count) == (
-        tree.root.file_count,
-        tree.root.dir_count,
-    )
+        check(tree, current)
