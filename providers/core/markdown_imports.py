@@ -40,8 +40,9 @@ class MarkdownImport:
     ``block_end`` the end-exclusive line of the block it sits in, without
     trailing blank lines: the outermost list item or blockquote holding it,
     else its paragraph, heading or HTML block, so content placed there never
-    splits a list or a quote. ``standalone`` means the line holds nothing but
-    import references (after its list or quote markers) and blanks.
+    splits a list or a quote. ``standalone`` means the whole line holds
+    nothing but import references and blanks (a list or quote marker makes
+    it not standalone, so replacing the line never loses a marker).
     """
 
     target: str
@@ -109,17 +110,22 @@ def _imports_in(
     for at, end, _ in reversed(references):
         index = placed.line_of(at)
         start = placed.starts[index]
-        line = leftovers.get(index, content_lines[index])
-        leftovers[index] = line[: at - start] + line[end - start :]
-    return [
-        MarkdownImport(
-            target=target,
-            line=placed.locate(at)[0],
-            block_end=max(block_end, placed.locate(at)[0] + 1),
-            standalone=not leftovers[placed.line_of(at)].strip(),
+        text = leftovers.get(index, content_lines[index])
+        leftovers[index] = text[: at - start] + text[end - start :]
+    found: list[MarkdownImport] = []
+    for at, _, target in references:
+        index = placed.line_of(at)
+        line = placed.first_line + index
+        markers = view[line][: placed.base[index]] if line < len(view) else ""
+        found.append(
+            MarkdownImport(
+                target=target,
+                line=line,
+                block_end=max(block_end, line + 1),
+                standalone=not leftovers[index].strip() and not markers.strip(),
+            )
         )
-        for at, _, target in references
-    ]
+    return found
 
 
 def _references(content: str, excluded: Sequence[tuple[int, int]]) -> list[tuple[int, int, str]]:

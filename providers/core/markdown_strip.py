@@ -13,10 +13,13 @@ Removal rules, each chosen so the remaining markdown keeps its structure:
   comment / ``more`` stays two paragraphs); next to blank lines it goes, and
   the blank lines around it collapse to one. A list marker before the
   comment is kept (``- <!-- x -->`` becomes ``-``).
+* a comment block between a list and indented code is kept: it is the
+  CommonMark way to end the list, and the code would join the list without it.
 * an unclosed ``<!--`` block takes the rest of its block, as in markdown-it.
-* an inline comment goes with the blanks that would otherwise dangle: those
-  before it at the end of a line (no accidental hard break), those after it
-  where it starts a line or follows a blank. A line it leaves empty goes.
+* text after the comment on a comment block's last line stays; if on its own
+  it would start another block (a fence, raw HTML), the block is kept whole.
+* inline comments, and comments inside other markup HTML blocks (``<div>``),
+  are cut with the blanks they would strand (see ``markdown_edits``).
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from collections.abc import Sequence
 
 from markdown_it.token import Token
 
+from providers.core.markdown_edits import Lines, remove_spans, without
 from providers.core.markdown_tokens import (
-    ContentMap,
     comment_spans,
     content_map,
     front_matter_end,
@@ -37,8 +40,6 @@ from providers.core.markdown_tokens import (
     parser_view,
     source_lines,
 )
-
-Lines = list[str | None]
 
 
 def split_front_matter(text: str) -> tuple[str | None, str]:
@@ -59,39 +60,80 @@ def split_front_matter(text: str) -> tuple[str | None, str]:
 
 
 def strip_artifacts(text: str) -> str:
-    """Markdown without front matter and HTML comments, trimmed, ending in one newline."""
+    """Markdown without front matter and HTML comments, trimmed, ending in one newline.
+
+    Code is never changed: if removing comment blocks would change what any
+    fenced or indented code block holds (a comment that kept two code blocks
+    or a list and a code block apart), the comment blocks are all kept and
+    only front matter and inline comments go.
+    """
     normalised = normalise_newlines(text)
+    tokens = parse(normalised)
+    stripped, blocks_edited = _strip(normalised, tokens, keep_blocks=False)
+    if blocks_edited and _code(tokens) != _code(parse(stripped)):
+        stripped, _ = _strip(normalised, tokens, keep_blocks=True)
+    return stripped
+
+
+def _code(tokens: Sequence[Token]) -> list[str]:
+    """What the code blocks hold (trailing blanks aside: the result is trimmed)."""
+    return [t.content.rstrip(" \t\n") for t in tokens if t.type in ("fence", "code_block")]
+
+
+def _strip(normalised: str, tokens: Sequence[Token], *, keep_blocks: bool) -> tuple[str, bool]:
+    """The stripped text, and whether any HTML block was edited."""
     lines = source_lines(normalised)
     view = [parser_view(line) for line in lines]
-    tokens = parse(normalised)
     out: Lines = list(lines)
     placeholders: set[int] = set()
+    bare_markers: set[int] = set()
     protected: set[int] = set()
+    blocks_edited = False
     for i in range(front_matter_end(tokens, view)):
         out[i] = None
-    previous: Token | None = None
-    for token in tokens:
-        if token.map is not None:
-            first, last = token.map
-            if token.type in ("fence", "code_block"):
+    for index, token in enumerate(tokens):
+        if token.map is None:
+            continue
+        first, last = token.map
+        if token.type in ("fence", "code_block"):
+            protected.update(range(first, last))
+        elif token.type == "html_block":
+            editable = is_markup_html_block(token.content) and not _ends_list(tokens, index)
+            if editable and not keep_blocks:
+                blocks_edited |= _strip_html_block(token, view, out, placeholders, bare_markers)
+            else:
                 protected.update(range(first, last))
-            elif token.type == "html_block":
-                if is_markup_html_block(token.content):
-                    _strip_html_block(token, view, out, placeholders)
-                else:
-                    protected.update(range(first, last))
-            elif token.type == "inline":
-                atx = previous is not None and previous.markup.startswith("#")
-                _strip_inline(token, view, out, heading=atx)
-        previous = token
-    _settle_placeholders(out, placeholders, protected)
+        elif token.type == "inline":
+            atx = index > 0 and tokens[index - 1].markup.startswith("#")
+            _strip_inline(token, view, out, heading=atx)
+    _settle_placeholders(out, placeholders, bare_markers, protected)
     kept = [line for line in out if line is not None]
-    while kept and not kept[-1].strip():
+    # Blank as markdown-it sees it: a form feed is text (and may be code).
+    while kept and not kept[-1].strip(" \t"):
         kept.pop()
     start = 0
-    while start < len(kept) and not kept[start].strip():
+    while start < len(kept) and not kept[start].strip(" \t"):
         start += 1
-    return "\n".join(kept[start:]) + "\n" if start < len(kept) else ""
+    return ("\n".join(kept[start:]) + "\n" if start < len(kept) else ""), blocks_edited
+
+
+def _ends_list(tokens: Sequence[Token], index: int) -> bool:
+    """The CommonMark idiom ``<!-- end list -->``: a comment between a list and code.
+
+    Without it the indented code would become part of the last list item. Of
+    several comment blocks there, the first is kept.
+    """
+    level = tokens[index].level
+
+    def same_level(i: int, *kinds: str) -> bool:
+        return 0 <= i < len(tokens) and tokens[i].level == level and tokens[i].type in kinds
+
+    after = index + 1
+    while same_level(after, "html_block") and is_comment_html(tokens[after].content):
+        after += 1
+    return same_level(index - 1, "bullet_list_close", "ordered_list_close") and same_level(
+        after, "code_block"
+    )
 
 
 def _strip_inline(token: Token, view: Sequence[str], out: Lines, *, heading: bool) -> None:
@@ -104,22 +146,25 @@ def _strip_inline(token: Token, view: Sequence[str], out: Lines, *, heading: boo
         return
     found = content_map(view, token.map[0], token.map[1], token.content, heading=heading)
     if found is not None:
-        _remove_spans(found, spans, view, out)
+        remove_spans(found, spans, view, out)
 
 
 def _strip_html_block(
-    token: Token, view: Sequence[str], out: Lines, placeholders: set[int]
-) -> None:
+    token: Token, view: Sequence[str], out: Lines, placeholders: set[int], bare_markers: set[int]
+) -> bool:
     content = token.content
     spans = comment_spans(content, open_to_end=is_comment_html(content))
     if not spans or token.map is None:
-        return
+        return False
     found = content_map(view, token.map[0], token.map[1], content)
     if found is None:
-        return
-    if _without(content, spans).strip():
-        _remove_spans(found, spans, view, out)
-        return
+        return False
+    leftover = without(content, spans).lstrip(" \t")
+    if leftover.strip():
+        if is_comment_html(content) and not _reads_as_text(leftover):
+            return False
+        remove_spans(found, spans, view, out)
+        return True
     first = found.first_line
     opener = out[first]
     prefix = "" if opener is None or not found.base else opener[: found.base[0]].rstrip()
@@ -127,60 +172,44 @@ def _strip_html_block(
         out[i] = None
     if first < len(out):
         out[first] = prefix
-        if not prefix.strip(" \t>"):
+        if prefix.strip(" \t>"):
+            bare_markers.add(first)
+        else:
             placeholders.add(first)
+    return True
 
 
-def _without(content: str, spans: Sequence[tuple[int, int]]) -> str:
-    pieces, pos = [], 0
-    for start, end in spans:
-        pieces.append(content[pos:start])
-        pos = end
-    pieces.append(content[pos:])
-    return "".join(pieces)
+def _reads_as_text(leftover: str) -> bool:
+    """Text left after a comment block's comment may stand alone only as prose.
 
-
-def _remove_spans(
-    found: ContentMap, spans: Sequence[tuple[int, int]], view: Sequence[str], out: Lines
-) -> None:
-    """Cut content spans out of the source lines, back to front so positions hold."""
-    touched: set[int] = set()
-    for start, end in reversed(spans):
-        line_a, col_a = found.locate(start)
-        line_b, col_b = found.locate(end)
-        head_line = out[line_a] if line_a < len(out) else None
-        tail_line = out[line_b] if line_b < len(out) else None
-        if head_line is None or tail_line is None or line_b < line_a:
-            continue
-        if col_a > len(head_line) or col_b > len(tail_line):
-            continue
-        if line_a == line_b and col_b < col_a:
-            continue
-        body = found.base[line_a - found.first_line]
-        head, rest = head_line[:col_a], tail_line[col_b:]
-        if not rest.strip(" \t"):
-            head = head[:body] + head[body:].rstrip(" \t")
-        elif not head[body:].strip(" \t") or head.endswith((" ", "\t")):
-            rest = rest.lstrip(" \t")
-        out[line_a] = head + rest
-        for i in range(line_a + 1, line_b + 1):
-            out[i] = None
-        touched.add(line_a)
-    for i in touched:
-        line = out[i]
-        body = found.base[i - found.first_line]
-        if line is None or line[body:].strip() or not view[i][body:].strip():
-            continue
-        prefix = line[:body].rstrip()
-        out[i] = prefix if prefix.strip(" \t>") else None
+    Inside the block, backticks after ``<!-- x -->`` are inert HTML; on a line
+    of their own they would open a fence and swallow the rest of the document
+    (raw HTML, lists and quotes likewise take in later lines). A paragraph,
+    heading or thematic break is safe; otherwise the block is kept whole.
+    """
+    found = parse(normalise_newlines(leftover))
+    return bool(found) and found[0].type in ("paragraph_open", "heading_open", "hr")
 
 
 def _squash(line: str) -> str:
     return line.replace(" ", "").replace("\t", "")
 
 
-def _settle_placeholders(out: Lines, placeholders: set[int], protected: set[int]) -> None:
-    """Keep one blank line (or placeholder) per gap a removed comment block left."""
+def _settle_placeholders(
+    out: Lines, placeholders: set[int], bare_markers: set[int], protected: set[int]
+) -> None:
+    """Keep one blank line (or placeholder) per gap a removed comment block left.
+
+    After a bare list marker (``- <!-- x -->`` became ``-``) the gap goes
+    entirely: an item may open with one blank line, not two, and a blank line
+    there would end the item and push its content out.
+    """
+    for mark in sorted(bare_markers):
+        after = mark + 1
+        quote = _squash(out[mark] or "").rstrip("-+*.)0123456789")
+        while after < len(out) and _in_gap(out, after, ("", quote), placeholders, protected):
+            out[after] = None
+            after += 1
     settled: set[int] = set()
     for mark in sorted(placeholders):
         text = out[mark]
@@ -205,7 +234,7 @@ def _settle_placeholders(out: Lines, placeholders: set[int], protected: set[int]
 
 
 def _in_gap(
-    out: Lines, i: int, blank: tuple[str, str], placeholders: set[int], protected: set[int]
+    out: Lines, i: int, blank: tuple[str, ...], placeholders: set[int], protected: set[int]
 ) -> bool:
     """Removed, a placeholder, or blank in the placeholder's container (never code)."""
     if i in protected:
