@@ -210,6 +210,8 @@ class IgnoreRules:
     ) -> None:
         self._root = root
         self._dir_specs: dict[str, Patterns | None] = {}
+        self._matchers: dict[str, DirMatcher] = {}
+        self._dirs_out: dict[str, bool] = {}  # directory -> excluded, itself or an ancestor
         # Lowest precedence last; matched against the repo-relative path (cut 0).
         self._base: list[tuple[int, Patterns]] = []
         for path in (info_exclude, global_excludes):
@@ -225,6 +227,12 @@ class IgnoreRules:
 
     def matcher(self, rel_dir: str) -> DirMatcher:
         """Rules for the entries of ``rel_dir`` ("" for the root); its ancestors must be in."""
+        found = self._matchers.get(rel_dir)
+        if found is None:
+            found = self._matchers[rel_dir] = self._matcher(rel_dir)
+        return found
+
+    def _matcher(self, rel_dir: str) -> DirMatcher:
         chain: list[tuple[int, Patterns]] = []
         dirs = [*_ancestors(rel_dir), rel_dir] if rel_dir else []
         for directory in reversed(["", *dirs]):
@@ -241,4 +249,22 @@ class IgnoreRules:
 
     def excluded_path(self, rel: str, is_dir: bool) -> bool:
         """Whether ``rel`` is ignored, itself or through an ignored ancestor directory."""
-        return any(self.excluded(a, True) for a in _ancestors(rel)) or self.excluded(rel, is_dir)
+        parent = rel.rpartition("/")[0]
+        return self._directory_out(parent) or self.excluded(rel, is_dir)
+
+    def _directory_out(self, rel_dir: str) -> bool:
+        """Whether directory ``rel_dir`` or an ancestor is ignored (remembered per directory)."""
+        pending: list[str] = []
+        directory = rel_dir
+        out = False
+        while directory:
+            known = self._dirs_out.get(directory)
+            if known is not None:
+                out = known
+                break
+            pending.append(directory)
+            directory = directory.rpartition("/")[0]
+        for directory in reversed(pending):
+            out = out or self.excluded(directory, True)
+            self._dirs_out[directory] = out
+        return out

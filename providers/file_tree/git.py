@@ -227,15 +227,6 @@ class ListingRun:
                     running.kill()
 
 
-def check_ignored(runner: GitRunner, root: Path, paths: Sequence[str]) -> set[str]:
-    """Which of ``paths`` git ignores (a tracked path never is; an ignored parent counts)."""
-    if not paths:
-        return set()
-    payload = b"".join(os.fsencode(p) + b"\0" for p in paths)
-    _, out, _ = runner.run(root, ["check-ignore", "--stdin", "-z"], stdin=payload, ok_codes=(0, 1))
-    return {p for p in os.fsdecode(out).split("\0") if p}
-
-
 def excludes_file(runner: GitRunner, cwd: Path) -> Path | None:
     """``core.excludesFile`` from git's config, ``~`` expanded; None when unset."""
     code, out, _ = runner.run(

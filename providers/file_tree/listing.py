@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from providers.core.ignore import (
@@ -43,7 +43,10 @@ class Listing:
 
     ``key_files`` are the files whose change invalidates the rules themselves
     (git's index and excludes, our ignore file): any change means a full
-    re-list. ``rules`` is set when the listing came from a walk.
+    re-list. ``rules`` judges new paths (inside a repository it is made on
+    first use, see :func:`rules_for`); ``known`` holds paths listed whatever
+    the rules say: tracked files missing from the work tree, and files removed
+    since the listing (re-created, git would list them again).
     """
 
     root: Path
@@ -54,6 +57,8 @@ class Listing:
     rules: IgnoreRules | None
     key_files: tuple[Path, ...]
     ignore_file: Path | None
+    info_exclude: Path | None = None
+    known: set[str] = field(default_factory=set)
 
 
 def own_ignore_file(root: Path, options: ListingOptions) -> Path | None:
@@ -83,6 +88,23 @@ def global_excludes(runner: git.GitRunner, root: Path) -> Path | None:
     return configured or default_global_excludes(runner.environ)
 
 
+def rules_for(listing: Listing, runner: git.GitRunner) -> IgnoreRules:
+    """The ignore rules for new paths; in a repository made once, on first use.
+
+    Asking our own rules instead of ``git check-ignore`` saves a process per
+    turn (git reads the whole index for it); the rules agree with git's
+    (tests/core/test_ignore.py) except for tracked files, which ``known``
+    covers.
+    """
+    if listing.rules is None:
+        listing.rules = IgnoreRules(
+            listing.root,
+            info_exclude=listing.info_exclude,
+            global_excludes=global_excludes(runner, listing.root),
+        )
+    return listing.rules
+
+
 def list_tree(root: Path, options: ListingOptions, runner: git.GitRunner) -> Listing:
     """List ``root`` completely. Raises ``OSError`` when ``root`` itself cannot be read."""
     ignore_file = own_ignore_file(root, options)
@@ -95,17 +117,27 @@ def list_tree(root: Path, options: ListingOptions, runner: git.GitRunner) -> Lis
             run = git.ListingRun(runner, root)
             listed = run.listing()
             tree = Tree.build(listed.paths, listed.repos)
-            tree.discard(run.missing())
+            missing = run.missing()
         except git.GitError as exc:
             log.warning("git cannot list %s (%s); walking it instead", root, exc)
         else:
+            tree.discard(missing)
             if tree.contains(".gitmodules"):
                 _submodules_as_repositories(tree, git.submodule_paths(root))
             if own:
                 tree.filter(own.excluded)
             keys.append(gitdir / "index")
             return Listing(
-                root, tree, True, listed.unreadable, own, None, _unique(keys), ignore_file
+                root,
+                tree,
+                True,
+                listed.unreadable,
+                own,
+                None,
+                _unique(keys),
+                ignore_file,
+                info_exclude,
+                missing,
             )
     excludes = global_excludes(runner, root)
     if excludes is not None:
@@ -128,6 +160,7 @@ def list_tree(root: Path, options: ListingOptions, runner: git.GitRunner) -> Lis
         rules,
         _unique(keys),
         ignore_file,
+        info_exclude,
     )
 
 

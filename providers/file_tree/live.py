@@ -25,7 +25,7 @@ from typing import Protocol
 from providers.core.ignore import GITIGNORE
 from providers.core.watch import Changes, ChangeWatcher
 from providers.file_tree import git
-from providers.file_tree.listing import Listing, ListingOptions, list_tree
+from providers.file_tree.listing import Listing, ListingOptions, list_tree, rules_for
 from providers.file_tree.walk import is_nested_repository, walk
 
 log = logging.getLogger(__name__)
@@ -183,8 +183,8 @@ class LiveListing:
             try:
                 st = os.lstat(path)
             except OSError:
-                tree.remove(rel)
-                tree.remove(rel + "/")
+                if tree.remove(rel) or tree.remove(rel + "/"):
+                    listing.known.add(rel)
                 continue
             if stat.S_ISDIR(st.st_mode):
                 if tree.contains(rel) and tree.find_dir(rel) is None:
@@ -219,36 +219,25 @@ class LiveListing:
 
     def _admit(self, listing: Listing, files: list[str], dirs: list[str]) -> list[str]:
         """The candidates (new files, and the contents of new directories) git would list."""
+        if not files and not dirs:
+            return []
+        rules = rules_for(listing, self._runner)
+        own = listing.own
         found: list[str] = []
-        rules = listing.rules
         for rel in dirs:
-            if listing.own.excluded_path(rel, True):
-                continue
-            if rules is not None and rules.excluded_path(rel, True):
+            if own.excluded_path(rel, True) or rules.excluded_path(rel, True):
                 continue
             try:
-                found.extend(walk(self.root, rules, start=rel, own=listing.own).entries())
+                found.extend(walk(self.root, rules, start=rel, own=own).entries())
             except OSError:
                 continue
-        own = listing.own
-        if rules is not None:
-            found.extend(
-                rel
-                for rel in files
-                if not rules.excluded_path(rel.rstrip("/"), rel.endswith("/"))
-                and not own.excluded_path(rel.rstrip("/"), rel.endswith("/"))
-            )
-            return found
-        found.extend(
-            rel for rel in files if not own.excluded_path(rel.rstrip("/"), rel.endswith("/"))
-        )
-        if not found:
-            return found
-        try:
-            ignored = git.check_ignored(self._runner, self.root, [p.rstrip("/") for p in found])
-        except git.GitError as exc:
-            raise _Relist(str(exc)) from exc
-        return [p for p in found if p.rstrip("/") not in ignored]
+        for rel in files:
+            key, is_dir = rel.rstrip("/"), rel.endswith("/")
+            if own.excluded_path(key, is_dir):
+                continue
+            if rel in listing.known or not rules.excluded_path(key, is_dir):
+                found.append(rel)
+        return found
 
 
 def _key_state(paths: Iterable[Path]) -> _KeyState:

@@ -98,6 +98,17 @@ def settings_from(config: Mapping[str, Any]) -> Settings:
 
 
 @dataclass(frozen=True)
+class _Where:
+    """Where the last request pointed: its root and touched paths, resolved."""
+
+    working_directory: str
+    files_touched: tuple[str, ...]
+    root: Path
+    touched: tuple[str, ...]
+    in_repository: bool
+
+
+@dataclass(frozen=True)
 class _Answer:
     """The last contribution and everything it depended on."""
 
@@ -125,6 +136,7 @@ class FileTreeProvider:
         self._settings = Settings()
         self._live: LiveListing | None = None
         self._answer: _Answer | None = None
+        self._where: _Where | None = None
         self._lock = threading.Lock()
 
     def identity(self) -> Identity:
@@ -153,9 +165,8 @@ class FileTreeProvider:
         if request.token_budget == 0:
             return Contribution()
         assert request.model_target is not None  # checked above
-        root = find_repo_root(working_directory)
-        touched = normalise_touched(root, working_directory, request.files_touched).inside
         with self._lock:
+            root, touched = self._located(request, working_directory)
             live = self._live_for(root)
             try:
                 listing = live.refresh()
@@ -173,6 +184,33 @@ class FileTreeProvider:
             contribution = Contribution((section,) if section is not None else ())
             self._answer = _Answer(key, contribution)
             return contribution
+
+    def _located(
+        self, request: ContextRequest, working_directory: Path
+    ) -> tuple[Path, tuple[str, ...]]:
+        """The root and the normalised ``files_touched``, remembered while the request repeats.
+
+        Both resolve paths through the file system (a ``stat`` per component);
+        a repeated request only checks that the root still has (or lacks) ``.git``.
+        """
+        memo = self._where
+        if (
+            memo is not None
+            and memo.working_directory == request.working_directory
+            and memo.files_touched == request.files_touched
+            and (memo.root / ".git").exists() == memo.in_repository
+        ):
+            return memo.root, memo.touched
+        root = find_repo_root(working_directory)
+        touched = normalise_touched(root, working_directory, request.files_touched).inside
+        self._where = _Where(
+            request.working_directory,
+            request.files_touched,
+            root,
+            touched,
+            (root / ".git").exists(),
+        )
+        return root, touched
 
     def _live_for(self, root: Path) -> LiveListing:
         if self._live is None or self._live.root != root:
