@@ -148,6 +148,14 @@ def _references(content: str, excluded: Sequence[tuple[int, int]]) -> list[tuple
         target = content[at + 1 : end].rstrip(_TRAILING_PUNCTUATION)
         if target[:1] == "@" or not any(ch.isalnum() or ch == "_" for ch in target):
             continue
+        if not _looks_like_path(target):
+            continue  # a mention (``thanks @alice``), a decorator or a handle, not a file
         found.append((at, end, target))
         pos = end
     return found
+
+
+def _looks_like_path(target: str) -> bool:
+    """Imports name files: a directory part or a file extension (``@AGENTS.md``,
+    ``@docs/x``, ``@./x``, ``@~/x``); a bare word is a mention, not an import."""
+    return "/" in target or "." in target.lstrip(".")

@@ -316,3 +316,9 @@ def test_imports_never_come_from_code_or_comments(text: str) -> None:
             assert found.line not in code_lines
     if "@x.md" in text:
         assert "x.md" in [found.target for found in find_imports(strip_artifacts(text))]
+
+
+def test_mentions_are_not_imports() -> None:
+    """A bare ``@word`` is a mention or a decorator; imports name files."""
+    found = find_imports("Thanks @alice and @bob.\n\nSee @docs/x.md and @AGENTS.md.\n\n@./y\n")
+    assert [i.target for i in found] == ["docs/x.md", "AGENTS.md", "./y"]
