@@ -13,6 +13,7 @@ file is part of what it lists.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import subprocess
@@ -187,15 +188,29 @@ class ListingRun:
             self.cancel()
             raise
         self._skipped: list[str] = []
+        self._output: tuple[bytes, bytes] | None = None
+        self._digest = b""
+
+    def digest(self) -> bytes:
+        """A hash of what ``-co`` printed (waits for it): same digest, same listing."""
+        if self._output is None:
+            try:
+                _, out, err = self._listing.wait()
+            except GitError:
+                self.cancel()
+                raise
+            self._output = (out, err)
+            self._digest = hashlib.blake2b(out, digest_size=16).digest()
+        return self._digest
 
     def listing(self) -> GitListing:
         """What ``-co`` lists (waits for it); may still hold files :meth:`missing` names."""
-        try:
-            _, out, err = self._listing.wait()
-        except GitError:
-            self.cancel()
-            raise
+        self.digest()
+        assert self._output is not None
+        out, err = self._output
+        self._output = (b"", err)
         text = "\0" + os.fsdecode(out)
+        del out
         if "\0S " in text:
             self._skipped = _SKIPPED.findall(text)
             text = text.replace("\0S ", "\0")

@@ -59,6 +59,20 @@ class Listing:
     ignore_file: Path | None
     info_exclude: Path | None = None
     known: set[str] = field(default_factory=set)
+    digest: bytes = b""
+    """Of git's output: a listing that would come out the same is not built again."""
+    own_lines: tuple[str, ...] = ()
+    missing: frozenset[str] = frozenset()
+    built: int = 0
+    """The tree's version when listed: it has not been edited since while it is the same."""
+
+    def reusable(self, digest: bytes, own_lines: tuple[str, ...]) -> bool:
+        return (
+            self.in_git
+            and self.digest == digest
+            and self.own_lines == own_lines
+            and self.tree.version == self.built
+        )
 
 
 def own_ignore_file(root: Path, options: ListingOptions) -> Path | None:
@@ -71,11 +85,12 @@ def own_ignore_file(root: Path, options: ListingOptions) -> Path | None:
     return path
 
 
-def own_patterns(root: Path, options: ListingOptions, ignore_file: Path | None) -> PatternSet:
+def own_lines(options: ListingOptions, ignore_file: Path | None) -> tuple[str, ...]:
+    """Our own patterns: config ``exclude``, then the ignore file's lines."""
     lines: list[str] = list(options.exclude)
     if ignore_file is not None:
         lines.extend(read_patterns(ignore_file))
-    return PatternSet(lines)
+    return tuple(lines)
 
 
 def global_excludes(runner: git.GitRunner, root: Path) -> Path | None:
@@ -107,27 +122,50 @@ def rules_for(listing: Listing, runner: git.GitRunner) -> IgnoreRules:
 
 def list_tree(root: Path, options: ListingOptions, runner: git.GitRunner) -> Listing:
     """List ``root`` completely. Raises ``OSError`` when ``root`` itself cannot be read."""
+    return list_again(root, options, runner, None)[0]
+
+
+def list_again(
+    root: Path,
+    options: ListingOptions,
+    runner: git.GitRunner,
+    previous: Listing | None,
+) -> tuple[Listing, bool]:
+    """List ``root`` completely; True when nothing changed since ``previous``.
+
+    An unchanged listing is ``previous`` itself, or a new one sharing its
+    tree, so the tree's version (and the answer rendered from it) carries
+    over. ``previous`` is dropped before a new tree is built: one listing in
+    memory at a time. Raises ``OSError`` when ``root`` itself cannot be read.
+    """
     ignore_file = own_ignore_file(root, options)
-    own = own_patterns(root, options, ignore_file)
+    lines = own_lines(options, ignore_file)
+    own = PatternSet(lines)
     gitdir = git.git_dir(root)
     info_exclude = git.common_dir(gitdir) / "info" / "exclude" if gitdir is not None else None
     keys: list[Path] = [p for p in (ignore_file, info_exclude) if p is not None]
     if gitdir is not None:
+        keys.append(gitdir / "index")
         try:
             run = git.ListingRun(runner, root)
+            digest = run.digest()
+            if previous is not None and previous.reusable(digest, lines):
+                missing = frozenset(run.missing())
+                if missing == previous.missing:
+                    return previous, True
+            previous = None
             listed = run.listing()
             tree = Tree.build(listed.paths, listed.repos)
-            missing = run.missing()
+            missing = frozenset(run.missing())
         except git.GitError as exc:
             log.warning("git cannot list %s (%s); walking it instead", root, exc)
         else:
-            tree.discard(missing)
+            tree.discard(set(missing))
             if tree.contains(".gitmodules"):
                 _submodules_as_repositories(tree, git.submodule_paths(root))
             if own:
                 tree.filter(own.excluded)
-            keys.append(gitdir / "index")
-            return Listing(
+            listing = Listing(
                 root,
                 tree,
                 True,
@@ -137,8 +175,14 @@ def list_tree(root: Path, options: ListingOptions, runner: git.GitRunner) -> Lis
                 _unique(keys),
                 ignore_file,
                 info_exclude,
+                set(missing),
+                digest,
+                lines,
                 missing,
+                tree.version,
             )
+            return listing, False
+        keys.pop()
     excludes = global_excludes(runner, root)
     if excludes is not None:
         keys.append(excludes)
@@ -151,9 +195,13 @@ def list_tree(root: Path, options: ListingOptions, runner: git.GitRunner) -> Lis
             root,
             ", ".join(walked.unreadable[:5]),
         )
-    return Listing(
+    tree = Tree.build(walked.paths, walked.repos)
+    same = previous is not None and previous.tree.same(tree)
+    if same and previous is not None:
+        tree = previous.tree
+    listing = Listing(
         root,
-        Tree.build(walked.paths, walked.repos),
+        tree,
         False,
         len(walked.unreadable),
         own,
@@ -161,7 +209,10 @@ def list_tree(root: Path, options: ListingOptions, runner: git.GitRunner) -> Lis
         _unique(keys),
         ignore_file,
         info_exclude,
+        own_lines=lines,
+        built=tree.version,
     )
+    return listing, same and previous is not None and previous.unreadable == listing.unreadable
 
 
 def _submodules_as_repositories(tree: Tree, paths: set[str]) -> None:

@@ -25,7 +25,7 @@ from typing import Protocol
 from providers.core.ignore import GITIGNORE
 from providers.core.watch import Changes, ChangeWatcher
 from providers.file_tree import git
-from providers.file_tree.listing import Listing, ListingOptions, list_tree, rules_for
+from providers.file_tree.listing import Listing, ListingOptions, list_again, rules_for
 from providers.file_tree.walk import is_nested_repository, walk
 
 log = logging.getLogger(__name__)
@@ -147,13 +147,11 @@ class LiveListing:
         self._watching = False  # the listing predates the watch: catch up once it is in place
 
     def _relist(self) -> Listing:
-        """List everything again; an unchanged result keeps the old tree (and its version)."""
-        old = self._listing
-        self._listing = None
-        listing = list_tree(self.root, self._options, self._runner)
-        if old is not None and old.unreadable == listing.unreadable and old.tree.same(listing.tree):
-            listing.tree = old.tree
-        else:
+        """List everything again; an unchanged result keeps the tree (and its version)."""
+        previous, self._listing = self._listing, None
+        listing, unchanged = list_again(self.root, self._options, self._runner, previous)
+        del previous
+        if not unchanged:
             self._generation += 1
         self._listing = listing
         self._keys = _key_state(listing.key_files)
