@@ -14,7 +14,6 @@ import shutil
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -22,8 +21,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.floor import BarePlugin, median_seconds, row
 from benchmarks.provider_process import TimedProvider
 from benchmarks.repos import git
-
-WATCH_SETTLE_S = 0.3
 
 
 def make_repo(root: Path, rules: int, paths: int) -> list[str]:
@@ -61,18 +58,17 @@ def main() -> int:
     try:
         rt = median_seconds(bare.round_trip, 200)
         seen = list(files)
-        cold, _ = provider.contribute(provider.request(repo, 4000, seen))
-        time.sleep(WATCH_SETTLE_S)
-        none_new = median_seconds(
-            lambda: provider.contribute(provider.request(repo, 4000, seen)), args.turns
-        )
-        one_new = []
+        full = provider.request(repo, 4000, seen)
+        payload = full.ByteSize()
+        cold, reply = provider.contribute(full)
+        rt_payload = median_seconds(bare.same_bytes_round_trip(full, reply), 50)
+        provider.settle(full, rt_payload)
+        none_new = median_seconds(lambda: provider.contribute(full), args.turns)
+        growing = []
         for i in range(args.turns):
             seen.append(f"src/pkg{(i * 7) % (args.rules * 2)}/new{i}.py")
-            took, _ = provider.contribute(provider.request(repo, 4000, seen))
-            one_new.append(took)
-        # The request itself carries every path seen: measure that floor too.
-        payload = provider.request(repo, 4000, seen).ByteSize()
+            growing.append(provider.request(repo, 4000, list(seen)))
+        one_new = [provider.contribute(request)[0] for request in growing]
     finally:
         provider.close()
         bare.close()
@@ -80,9 +76,13 @@ def main() -> int:
     ms = 1000.0
     size = f"request {payload / 1024:.0f} KiB"
     print(f"{args.rules:,} rules, {args.paths:,} paths already seen ({size})")
+    one = statistics.median(one_new) * ms
     print(row("first Contribute with all paths", cold * ms, rt * ms))
-    print(row("turn adding no path vs round trip", none_new * ms, rt * ms, 2.0))
-    print(row("turn adding one path vs round trip", statistics.median(one_new) * ms, rt * ms, 2.0))
+    print(row("turn adding no path vs bare round trip", none_new * ms, rt * ms, 2.0))
+    print(row("turn adding one path vs bare round trip", one, rt * ms, 2.0))
+    print(row("no-op round trip with the same bytes", rt_payload * ms, rt * ms))
+    print(row("turn adding no path vs that", none_new * ms, rt_payload * ms, 2.0))
+    print(row("turn adding one path vs that", one, rt_payload * ms, 2.0))
     return 0
 
 

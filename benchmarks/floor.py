@@ -13,6 +13,7 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from providers._gen.pluggableharness.context.v1 import context_pb2, context_pb2_grpc
 from providers.host.launcher import parse_handshake, plugin_environment
 
 HERE = Path(__file__).resolve().parent
@@ -54,9 +55,26 @@ class BarePlugin:
         handshake = parse_handshake(line)
         self.channel = grpc.insecure_channel(f"unix:{handshake.address}")
         self.health = health_pb2_grpc.HealthStub(self.channel)
+        self.context = context_pb2_grpc.ContextServiceStub(self.channel)
 
     def round_trip(self) -> None:
         self.health.Check(health_pb2.HealthCheckRequest(service="plugin"), timeout=5)
+
+    def same_bytes_round_trip(
+        self,
+        request: context_pb2.ContextRequest,
+        reply: context_pb2.ContextContribution,
+    ) -> Callable[[], None]:
+        """A Contribute that does no work but carries a real turn's bytes both ways:
+        ``request`` up, and ``reply``'s sections back."""
+        echo = context_pb2.ContextRequest()
+        echo.CopyFrom(request)
+        echo.prior_sections.extend(reply.sections)
+
+        def call() -> None:
+            self.context.Contribute(echo, timeout=30)
+
+        return call
 
     def close(self) -> None:
         self.channel.close()

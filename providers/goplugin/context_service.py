@@ -18,10 +18,12 @@ from urllib.parse import unquote
 
 import grpc
 
+from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2, context_pb2_grpc
 from providers.core.errors import ErrorCategory, ProviderError
 from providers.core.provider import ContextProvider
 from providers.core.request import checked_working_directory
+from providers.core.types import Contribution
 from providers.goplugin import convert
 from providers.goplugin.callback import KernelCounter, TokenCountCache
 from providers.goplugin.status import to_grpc_status
@@ -94,6 +96,16 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
         self._env_name = local_name_from_env(environ)
         self._configured_name: str | None = None
         self._lock = threading.Lock()  # one Contribute at a time: providers keep caches
+        self._last: tuple[Contribution, str, list[content_pb2.ContextSection]] | None = None
+
+    def _converted(self, result: Contribution, name: str) -> list[content_pb2.ContextSection]:
+        """Our sections as protos; an unchanged answer (the same object a warm turn
+        returns) is not converted again."""
+        if self._last is not None and self._last[0] is result and self._last[1] == name:
+            return self._last[2]
+        sections = [convert.section_to_proto(s, name) for s in result.sections]
+        self._last = (result, name, sections)
+        return sections
 
     def _section_provider_name(self, provider: ContextProvider) -> str:
         """wire-contract.md: config override, then OTEL_RESOURCE_ATTRIBUTES, then ours."""
@@ -140,7 +152,11 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
             counter = KernelCounter(self._counts, core_request.model_target.id)
             with self._lock:
                 result = provider.collect(core_request, counter)
-            return convert.contribution_to_proto(request.prior_sections, result.sections, name)
+                ours = self._converted(result, name)
+            response = context_pb2.ContextContribution()
+            response.sections.extend(request.prior_sections)
+            response.sections.extend(ours)
+            return response
 
         return self._guard(context, contribute)
 
