@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.floor import BarePlugin, median_seconds, row, rss_kib
-from benchmarks.provider_process import TimedProvider
+from benchmarks.provider_process import TimedProvider, cold_contribute
 from benchmarks.repos import GIT_ENV, generate, time_command
 
 WATCH_SETTLE_S = 0.3
@@ -40,13 +40,7 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
     rt = median_seconds(bare.round_trip, 200)
     bare.round_trip()
     bare_rss = rss_kib(bare.process.pid)
-    cold_samples = []
-    for _ in range(3):
-        provider = TimedProvider("file-tree")
-        took, _ = provider.contribute(provider.request(repo, 2000))
-        cold_samples.append(took)
-        provider.close()
-    cold = statistics.median(cold_samples)
+    cold = cold_contribute("file-tree", repo, 2000)
     provider = TimedProvider("file-tree")
     try:
         request = provider.request(repo, 2000, ["src/d0/f0.py"])

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.floor import BarePlugin, median_seconds, row
-from benchmarks.provider_process import TimedProvider
+from benchmarks.provider_process import TimedProvider, cold_contribute
 from benchmarks.repos import generate, time_command
 
 WATCH_SETTLE_S = 0.3  # the watcher reports a change within ~50 ms; give it room
@@ -30,13 +30,7 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
     repo = generate(scratch / f"repo{files}", files)
     status_floor = time_command(repo, ["status", "--porcelain=v2", "--branch"])
     rt = median_seconds(bare.round_trip, 200)
-    cold_samples = []
-    for _ in range(3):
-        provider = TimedProvider("git-status")
-        took, _reply = provider.contribute(provider.request(repo, 2000))
-        cold_samples.append(took)
-        provider.close()
-    cold = statistics.median(cold_samples)
+    cold = cold_contribute("git-status", repo, 2000)
     provider = TimedProvider("git-status")
     try:
         request = provider.request(repo, 2000)

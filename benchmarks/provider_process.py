@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 import time
 from pathlib import Path
 
@@ -63,3 +64,16 @@ class TimedProvider:
             fast = fast + 1 if took < 5 * floor else 0
             time.sleep(0.1)
         return time.perf_counter() - started
+
+
+def cold_contribute(published: str, repo: Path, budget: int, launches: int = 3) -> float:
+    """Median first Contribute on a freshly launched (and configured) process."""
+    samples = []
+    for _ in range(launches):
+        provider = TimedProvider(published)
+        try:
+            took, _ = provider.contribute(provider.request(repo, budget))
+        finally:
+            provider.close()
+        samples.append(took)
+    return statistics.median(samples)
