@@ -148,8 +148,14 @@ class Running:
         return code, out, err
 
     def kill(self) -> None:
-        self._process.kill()
-        self._process.communicate()
+        """Stop git (if still running) and close its pipes."""
+        process = self._process
+        if process.returncode is None:
+            process.kill()
+            process.wait()
+        for pipe in (process.stdin, process.stdout, process.stderr):
+            if pipe is not None:
+                pipe.close()
 
 
 @dataclass(frozen=True)
@@ -163,7 +169,7 @@ class GitListing:
 
 _TAGS = ("\0H ", "\0? ", "\0M ")
 """``ls-files -t`` tags that keep the entry: cached, untracked, unmerged."""
-_SKIPPED = re.compile("\0S ([^\0]*)")
+_SKIPPED = re.compile(rb"(?:^|\0)S ([^\0]*)")
 
 
 class ListingRun:
@@ -179,17 +185,18 @@ class ListingRun:
 
     def __init__(self, runner: GitRunner, root: Path) -> None:
         self._root = root
+        self._skipped: list[str] = []
+        self._output: tuple[bytes, bytes] | None = None
+        self._digest = b""
+        self._missing: frozenset[str] | None = None
         self._deleted = runner.start(root, ["ls-files", "-z", "--deleted"])
         try:
             self._listing = runner.start(
                 root, ["ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard"]
             )
         except GitError:
-            self.cancel()
+            self._deleted.kill()
             raise
-        self._skipped: list[str] = []
-        self._output: tuple[bytes, bytes] | None = None
-        self._digest = b""
 
     def digest(self) -> bytes:
         """A hash of what ``-co`` printed (waits for it): same digest, same listing."""
@@ -201,6 +208,8 @@ class ListingRun:
                 raise
             self._output = (out, err)
             self._digest = hashlib.blake2b(out, digest_size=16).digest()
+            if out.startswith(b"S ") or b"\0S " in out:
+                self._skipped = [os.fsdecode(p) for p in _SKIPPED.findall(out)]
         return self._digest
 
     def listing(self) -> GitListing:
@@ -211,8 +220,7 @@ class ListingRun:
         self._output = (b"", err)
         text = "\0" + os.fsdecode(out)
         del out
-        if "\0S " in text:
-            self._skipped = _SKIPPED.findall(text)
+        if self._skipped:
             text = text.replace("\0S ", "\0")
         unmerged = "\0M " in text
         for tag in _TAGS:
@@ -228,18 +236,20 @@ class ListingRun:
             paths = [p for p in paths if not p.endswith("/")]
         return GitListing(paths, repos, len(_UNREADABLE.findall(err)))
 
-    def missing(self) -> set[str]:
-        """Listed tracked files that are not in the work tree (waits for ``--deleted``)."""
-        _, out, _ = self._deleted.wait()
-        gone = {p for p in os.fsdecode(out).split("\0") if p}
-        gone.update(p for p in self._skipped if not os.path.lexists(self._root / p))
-        return gone
+    def missing(self) -> frozenset[str]:
+        """Listed tracked files that are not in the work tree (waits for both processes)."""
+        self.digest()
+        if self._missing is None:
+            _, out, _ = self._deleted.wait()
+            gone = {p for p in os.fsdecode(out).split("\0") if p}
+            gone.update(p for p in self._skipped if not os.path.lexists(self._root / p))
+            self._missing = frozenset(gone)
+        return self._missing
 
     def cancel(self) -> None:
-        for running in (self._deleted, getattr(self, "_listing", None)):
-            if running is not None:
-                with contextlib.suppress(OSError):
-                    running.kill()
+        for running in (self._deleted, self._listing):
+            with contextlib.suppress(OSError):
+                running.kill()
 
 
 def excludes_file(runner: GitRunner, cwd: Path) -> Path | None:
@@ -277,9 +287,11 @@ def git_dir(root: Path) -> Path | None:
     if dot_git.is_dir():
         return dot_git
     try:
-        first = dot_git.read_bytes()[:4096].split(b"\n", 1)[0].decode("utf-8", "surrogateescape")
+        with dot_git.open("rb") as handle:
+            head = handle.read(4096)
     except OSError:
         return None
+    first = head.split(b"\n", 1)[0].decode("utf-8", "surrogateescape")
     if not first.startswith("gitdir:"):
         return None
     target = Path(first.removeprefix("gitdir:").strip())

@@ -149,14 +149,16 @@ def list_again(
         try:
             run = git.ListingRun(runner, root)
             digest = run.digest()
-            if previous is not None and previous.reusable(digest, lines):
-                missing = frozenset(run.missing())
-                if missing == previous.missing:
-                    return previous, True
+            if (
+                previous is not None
+                and previous.reusable(digest, lines)
+                and run.missing() == previous.missing
+            ):
+                return previous, True
             previous = None
             listed = run.listing()
             tree = Tree.build(listed.paths, listed.repos)
-            missing = frozenset(run.missing())
+            missing = run.missing()
         except git.GitError as exc:
             log.warning("git cannot list %s (%s); walking it instead", root, exc)
         else:

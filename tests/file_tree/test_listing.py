@@ -194,3 +194,19 @@ def test_deep_nesting(tmp_path: Path) -> None:
     assert listed(root) == {rel}
     init_repo(root)
     assert listed(root) == {rel}
+
+
+def test_sparse_checkout_lists_only_what_is_checked_out(tmp_path: Path) -> None:
+    """Entries outside a sparse checkout (``S``) are not in the work tree: not listed."""
+    repo = tmp_path / "repo"
+    for name in ("in/a.txt", "out/b.txt", "top.txt", "kept.cfg"):
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(name)
+    init_repo(repo)
+    git(repo, "sparse-checkout", "set", "in")
+    git(repo, "update-index", "--no-skip-worktree", "kept.cfg")
+    git(repo, "checkout", "-q", "--", "kept.cfg")
+    # A skip-worktree file that does exist (a local override) is listed.
+    git(repo, "update-index", "--skip-worktree", "kept.cfg")
+    assert not (repo / "out" / "b.txt").exists()
+    assert listed(repo) == {"in/a.txt", "top.txt", "kept.cfg"}
