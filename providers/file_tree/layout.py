@@ -83,6 +83,7 @@ class Layout:
         self.shown_files = 0
         self.shown_dirs = 0
         self._trailer_sizes: dict[Dir, int] = {}
+        self._dirs_only: dict[Dir, list[tuple[str, Dir | None]]] = {}
         self._totals_size = _size(self._totals())
         self.size = _size(self._dir_line(tree.root)) + self._totals_size
 
@@ -91,7 +92,12 @@ class Layout:
     def entries(self, node: Dir) -> Sequence[tuple[str, Dir | None]]:
         """The entries an expanded ``node`` can reveal (directories only without files)."""
         children = node.children()
-        return children if self._show_files else children[: node.subdir_count]
+        if self._show_files or node.subdir_count == len(children):
+            return children
+        dirs = self._dirs_only.get(node)
+        if dirs is None:
+            dirs = self._dirs_only[node] = children[: node.subdir_count]
+        return dirs
 
     def expanded(self, node: Dir) -> bool:
         return node in self._revealed

@@ -80,6 +80,8 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
 
 @dataclass(frozen=True)
 class Settings:
+    """The resolved config; a change drops the listing and its watcher."""
+
     listing: ListingOptions = field(default_factory=ListingOptions)
     max_depth: int | None = None
     show_files: bool = True
@@ -87,6 +89,7 @@ class Settings:
 
 
 def settings_from(config: Mapping[str, Any]) -> Settings:
+    """Check ``config`` against :data:`SCHEMA` (``invalid_request`` on anything wrong)."""
     values = resolve_config(SCHEMA, config)
     non_negative_int(values, "token_budget")
     return Settings(
