@@ -25,6 +25,8 @@ def git(repo: Path, *args: str) -> str:
             "init.defaultBranch=main",
             "-c",
             "core.fsmonitor=false",
+            "-c",
+            "gc.auto=0",  # no background gc under the timings
             "-C",
             str(repo),
             *args,
