@@ -338,3 +338,30 @@ def test_works_with_the_kernels_full_environment(
         assert {s.provider for s in reply.sections} == {"repo-conventions"}
     finally:
         plugin.close()
+
+
+def test_stdio_stream_ends_at_once(plugin: PluginProcess) -> None:
+    """go-plugin.md 4.4: end GRPCStdio.StreamStdio at once (holding it pins a worker)."""
+    from google.protobuf import empty_pb2
+
+    from providers._gen.plugin import grpc_stdio_pb2_grpc
+
+    started = time.monotonic()
+    stream = grpc_stdio_pb2_grpc.GRPCStdioStub(plugin.channel).StreamStdio(
+        empty_pb2.Empty(), timeout=5
+    )
+    assert list(stream) == []
+    assert time.monotonic() - started < 1.0
+
+
+def test_many_concurrent_calls_do_not_starve_workers(plugin: PluginProcess, sample: Path) -> None:
+    """Broker and stdio streams must not pin the server's workers: 16 concurrent
+    Contributes all complete."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        replies = list(
+            pool.map(lambda _: plugin.stub.Contribute(request(sample), timeout=20), range(16))
+        )
+    assert all(r.sections for r in replies)
+    assert len({r.SerializeToString() for r in replies}) == 1
