@@ -6,12 +6,12 @@ allowed). A line that is nothing but imports is replaced by the imported
 text; an import inside a sentence keeps the sentence and the imported text
 follows its block. Depth is capped, cycles are broken, targets outside the
 repository are refused unless allowlisted. A failed import never fails the
-turn: it leaves a one-line note in the content and a warning in the log.
+turn: it leaves a one-line note in the content (the provider logs each distinct
+note once per recompute).
 """
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -20,8 +20,6 @@ from pathlib import Path
 from providers.core.markdown import find_imports, normalise_newlines, strip_artifacts
 from providers.core.paths import confine, repo_relative
 from providers.core.sources import FileKey, SourceText, Unavailable, read_text
-
-log = logging.getLogger(__name__)
 
 MARKDOWN_SUFFIXES = (".md", ".mdc", ".markdown")
 
@@ -110,8 +108,7 @@ def _import(
 
     def note(reason: str) -> str:
         message = f"[import @{target} from {importer.path} not loaded: {reason}]"
-        log.warning("%s", message.strip("[]"))
-        loaded.notes.append(message)
+        loaded.notes.append(message)  # logged once per distinct note by the provider
         return message
 
     if len(chain) > policy.max_depth:

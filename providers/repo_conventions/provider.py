@@ -202,6 +202,7 @@ class RepoConventionsProvider:
         dependencies: dict[str, None] = {}
         inodes: set[tuple[int, int]] = set()
         texts: set[str] = set()
+        warned: set[str] = set()
         for path in found:
             result = load(root, path, self._settings.policy)
             if isinstance(result, Unavailable):
@@ -210,6 +211,10 @@ class RepoConventionsProvider:
                 dependencies[str(root / path)] = None
                 continue
             dependencies.update(dict.fromkeys(result.dependencies))
+            for note in result.notes:
+                if note not in warned:
+                    warned.add(note)
+                    log.warning("%s", note.strip("[]"))
             inode = (result.key.device, result.key.inode)
             if inode in inodes or result.text in texts or not result.text.strip():
                 continue
