@@ -69,12 +69,13 @@ def candidate_keys(root: Path, patterns: Sequence[str]) -> tuple[object, ...]:
     """A cheap fingerprint of what ``discover`` would find: one ``stat`` per plain path
     (a glob is expanded again). Equal fingerprints mean the same files are found."""
     keys: list[object] = []
+    base = os.fspath(root)
     for pattern in patterns:
         if is_glob(pattern):
             keys.append(tuple(expand(root, pattern)))
             continue
         try:
-            st = os.stat(os.path.join(root, pattern))
+            st = os.stat(os.path.join(base, pattern))
         except OSError:
             keys.append(None)
         else:

@@ -147,7 +147,7 @@ def dependency_keys(root: Path, dependencies: Sequence[str]) -> tuple[FileKey | 
     keys: list[FileKey | None] = []
     for path in dependencies:
         try:
-            keys.append(FileKey.of(Path(path).stat()))
+            keys.append(FileKey.of(os.stat(path)))  # a str, not a Path: this is the warm path
         except OSError:
             keys.append(None)
     return tuple(keys)
