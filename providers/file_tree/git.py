@@ -1,13 +1,8 @@
-"""The file tree's only subprocess: read-only git calls in a repository we do not trust.
+"""The file tree's git commands: the ``ls-files`` listing and git's excludes file.
 
-Every run passes ``-c core.fsmonitor=false`` (the repository's config could
-name a command git would run on each call), ``--no-optional-locks`` and
-``GIT_OPTIONAL_LOCKS=0`` (never refresh the index: we never write to the
-repository), no terminal prompt, stdin from /dev/null unless we feed it, and a
-timeout after which git is killed. Variables that would point git at another
-repository (``GIT_DIR``...) are dropped from the environment; the global
-config (``GIT_CONFIG_GLOBAL``, ``HOME``) is kept because git's global excludes
-file is part of what it lists.
+Processes are started by the shared runner (:mod:`providers.gitexec`), which
+applies the safety settings for a repository we do not trust; this module
+only says what to run and how to read the answer.
 """
 
 from __future__ import annotations
@@ -16,146 +11,13 @@ import contextlib
 import hashlib
 import os
 import re
-import subprocess
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from providers.core.sources import Unavailable, read_text
+from providers.gitexec import GitError, GitRunner, Running
 
-DEFAULT_TIMEOUT_S = 60.0
-"""Generous: ``ls-files`` over 300k files takes about a second on a cold cache."""
-
-REPOSITORY_ENV = (
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_COMMON_DIR",
-    "GIT_CONFIG",
-    "GIT_CONFIG_COUNT",
-    "GIT_CONFIG_PARAMETERS",
-    "GIT_DIR",
-    "GIT_GRAFT_FILE",
-    "GIT_IMPLICIT_WORK_TREE",
-    "GIT_INDEX_FILE",
-    "GIT_NAMESPACE",
-    "GIT_NO_REPLACE_OBJECTS",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_PREFIX",
-    "GIT_REPLACE_REF_BASE",
-    "GIT_SHALLOW_FILE",
-    "GIT_WORK_TREE",
-)
-"""Variables that select another repository or work tree (``git rev-parse --local-env-vars``)."""
-
-_FIXED_ENV = {
-    "GIT_TERMINAL_PROMPT": "0",
-    "GIT_OPTIONAL_LOCKS": "0",
-    "LC_ALL": "C",  # English messages: unreadable directories are counted from stderr
-}
-_GLOBAL_OPTIONS = ("--no-pager", "--no-optional-locks", "-c", "core.fsmonitor=false")
 _UNREADABLE = re.compile(rb"could not open directory '")
-
-
-class GitError(Exception):
-    """git could not answer (missing, not a repository, refused, timed out)."""
-
-
-class GitRunner:
-    """Runs git with the safety settings above; tests wrap it to count calls."""
-
-    def __init__(
-        self,
-        environ: Mapping[str, str] | None = None,
-        *,
-        executable: str = "git",
-        timeout: float = DEFAULT_TIMEOUT_S,
-    ) -> None:
-        env = dict(os.environ if environ is None else environ)
-        for name in REPOSITORY_ENV:
-            env.pop(name, None)
-        env.update(_FIXED_ENV)
-        self._env = env
-        self._executable = executable
-        self._timeout = timeout
-
-    @property
-    def environ(self) -> Mapping[str, str]:
-        """The environment git runs with (where ``HOME`` and ``XDG_CONFIG_HOME`` come from)."""
-        return self._env
-
-    def start(
-        self,
-        cwd: Path,
-        args: Sequence[str],
-        *,
-        stdin: bytes | None = None,
-        ok_codes: tuple[int, ...] = (0,),
-    ) -> Running:
-        """Start ``git args`` in ``cwd``; :meth:`Running.wait` gives its result."""
-        argv = [self._executable, *_GLOBAL_OPTIONS, *args]
-        try:
-            process = subprocess.Popen(
-                argv,
-                cwd=cwd,
-                stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env=self._env,
-            )
-        except OSError as exc:
-            raise GitError(f"cannot run git in {cwd}: {exc}") from exc
-        return Running(process, f"git {args[0]} in {cwd}", stdin, ok_codes, self._timeout)
-
-    def run(
-        self,
-        cwd: Path,
-        args: Sequence[str],
-        *,
-        stdin: bytes | None = None,
-        ok_codes: tuple[int, ...] = (0,),
-    ) -> tuple[int, bytes, bytes]:
-        """``(returncode, stdout, stderr)`` of ``git args`` in ``cwd``; GitError otherwise."""
-        return self.start(cwd, args, stdin=stdin, ok_codes=ok_codes).wait()
-
-
-class Running:
-    """One started git process."""
-
-    def __init__(
-        self,
-        process: subprocess.Popen[bytes],
-        what: str,
-        stdin: bytes | None,
-        ok_codes: tuple[int, ...],
-        timeout: float,
-    ) -> None:
-        self._process = process
-        self._what = what
-        self._stdin = stdin
-        self._ok_codes = ok_codes
-        self._timeout = timeout
-
-    def wait(self) -> tuple[int, bytes, bytes]:
-        """``(returncode, stdout, stderr)``; GitError on failure or timeout (git is killed)."""
-        try:
-            out, err = self._process.communicate(self._stdin, timeout=self._timeout)
-        except subprocess.TimeoutExpired as exc:
-            self.kill()
-            raise GitError(f"{self._what} timed out after {self._timeout:g} s") from exc
-        code = self._process.returncode
-        if code not in self._ok_codes:
-            message = os.fsdecode(err).strip().splitlines()
-            raise GitError(f"{self._what} failed ({code}): " + (message[-1] if message else "?"))
-        return code, out, err
-
-    def kill(self) -> None:
-        """Stop git (if still running) and close its pipes."""
-        process = self._process
-        if process.returncode is None:
-            process.kill()
-            process.wait()
-        for pipe in (process.stdin, process.stdout, process.stderr):
-            if pipe is not None:
-                pipe.close()
 
 
 @dataclass(frozen=True)
@@ -306,3 +168,16 @@ def common_dir(gitdir: Path) -> Path:
         return gitdir
     target = Path(pointer)
     return target if target.is_absolute() else gitdir / target
+
+
+__all__ = [
+    "GitError",
+    "GitListing",
+    "GitRunner",
+    "ListingRun",
+    "Running",
+    "common_dir",
+    "excludes_file",
+    "git_dir",
+    "submodule_paths",
+]

@@ -57,10 +57,12 @@ def walk(
     *,
     start: str = "",
     own: PatternSet | None = None,
+    max_files: int | None = None,
 ) -> WalkResult:
     """Everything under ``root/start`` that git would list; ``rules`` None ignores nothing.
 
     ``own`` patterns prune too (an excluded directory is never entered).
+    ``max_files`` stops the walk once that many files are found (the rest unseen).
     ``start`` ("" for the root) must itself be a directory that is not
     ignored. Raises ``OSError`` only when ``start`` itself cannot be read.
     """
@@ -104,6 +106,8 @@ def walk(
                 continue
             if is_file:
                 result.paths.append(rel)
+                if max_files is not None and len(result.paths) >= max_files:
+                    return result
                 continue
             if is_nested_repository(entry.path):
                 result.repos.append(rel)

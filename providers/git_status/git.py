@@ -1,17 +1,9 @@
-"""The only module that starts processes: git, run so it never writes, prompts or hangs.
+"""The git status provider's git commands: discovery, porcelain status, log, refs.
 
-The repository is untrusted (the agent may open anything), so every run:
-
-- passes ``--no-optional-locks`` (and ``GIT_OPTIONAL_LOCKS=0``): ``git status``
-  does not refresh and rewrite the index, so we never take ``index.lock``
-  from under the user's own git;
-- passes ``-c core.fsmonitor=false``: a repo's config cannot make us run its
-  fsmonitor command on every turn;
-- has no pager, no terminal prompt, no stdin, and a timeout after which the
-  whole process group is killed (submodule children included);
-- drops the environment variables that point git at another repository
-  (``git rev-parse --local-env-vars``), so the kernel's environment cannot
-  redirect us.
+Processes are started by the shared runner (:mod:`providers.gitexec`), which
+applies the safety settings for a repository we do not trust (no optional
+locks, no fsmonitor, no prompt or pager, a sanitised environment, a timeout
+that kills the process group).
 
 Failures are classified once, here: not a repository (:class:`NotARepository`,
 the caller contributes nothing), a ``safe.directory`` refusal or any other
@@ -20,54 +12,16 @@ failure or timeout (``source_unavailable``: retryable, the next turn tries again
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
-import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from providers.core.errors import invalid_request, source_unavailable
+from providers.gitexec import GitRunner, GitStartError, GitTimeout
 
 DEFAULT_TIMEOUT_MS = 5000
-
-LOCAL_REPO_ENV = (
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_CONFIG",
-    "GIT_CONFIG_PARAMETERS",
-    "GIT_CONFIG_COUNT",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_IMPLICIT_WORK_TREE",
-    "GIT_GRAFT_FILE",
-    "GIT_INDEX_FILE",
-    "GIT_NO_REPLACE_OBJECTS",
-    "GIT_REPLACE_REF_BASE",
-    "GIT_PREFIX",
-    "GIT_SHALLOW_FILE",
-    "GIT_COMMON_DIR",
-)
-"""What ``git rev-parse --local-env-vars`` prints (git 2.39): repository-selecting variables."""
-
-_FIXED_ENV = {
-    "GIT_TERMINAL_PROMPT": "0",
-    "GIT_OPTIONAL_LOCKS": "0",
-    "GIT_PAGER": "cat",
-    "PAGER": "cat",
-    "LC_ALL": "C",  # stable English messages: we classify failures by stderr text
-}
-
-_GLOBAL_OPTIONS = (
-    "--no-pager",
-    "--no-optional-locks",
-    "-c",
-    "core.fsmonitor=false",
-    "-c",
-    "core.quotepath=false",
-)
 
 
 class NotARepository(Exception):
@@ -128,12 +82,7 @@ class Git:
     ) -> None:
         self.executable = executable
         self.timeout_ms = timeout_ms
-        base = dict(os.environ if environ is None else environ)
-        for name in LOCAL_REPO_ENV:
-            base.pop(name, None)
-        base.pop("LANGUAGE", None)
-        base.update(_FIXED_ENV)
-        self._env = base
+        self._runner = GitRunner(environ, executable=executable, timeout=timeout_ms / 1000)
 
     def run(self, cwd: Path, *args: str) -> bytes:
         """``git -C cwd args...``: stdout bytes, or a classified error."""
@@ -178,26 +127,16 @@ class Git:
         return Layout(Path(lines[2]), Path(lines[3]), toplevel, lines[0] == "true")
 
     def _execute(self, cwd: Path, args: tuple[str, ...]) -> tuple[int, bytes, bytes]:
-        argv = [self.executable, *_GLOBAL_OPTIONS, "-C", str(cwd), *args]
         try:
-            proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env=self._env,
-                start_new_session=True,  # so a timeout can kill git and its children
-            )
-        except OSError as exc:
-            raise source_unavailable(f"cannot run git {self.executable!r}: {exc}") from exc
-        try:
-            out, err = proc.communicate(timeout=self.timeout_ms / 1000)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc)
+            return self._runner.run(cwd, args, ok_codes=None)
+        except GitStartError as exc:
+            raise source_unavailable(
+                f"cannot run git {self.executable!r}: {exc.__cause__ or exc}"
+            ) from exc
+        except GitTimeout:
             raise source_unavailable(
                 f"{_what(args)} timed out after {self.timeout_ms} ms in {cwd}"
             ) from None
-        return proc.returncode, out, err
 
     def status(self, toplevel: Path, *, untracked: str) -> bytes:
         """One porcelain v2 status of the whole working tree (paths relative to ``toplevel``)."""
@@ -255,12 +194,6 @@ def classify_failure(what: str, cwd: Path, returncode: int, stderr: bytes) -> Ex
         )
     first = next((line.strip() for line in text.splitlines() if line.strip()), "no message")
     return source_unavailable(f"{what} failed in {cwd} (exit {returncode}): {first}")
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    proc.communicate()
 
 
 def _what(args: tuple[str, ...]) -> str:

@@ -1,23 +1,26 @@
 """The repository's file list, taken once, to tell authors which rule patterns match nothing.
 
 A glob with a typo never fires and nobody notices; checking it needs every
-path in the repository. Inside a git work tree ``git ls-files -co
---exclude-standard`` gives them (tracked plus untracked, minus ignored) far
-faster than a walk; elsewhere a bounded walk does. This runs at discovery
-and when a rule changes, never on the per-turn path.
+path in the repository. Inside a git work tree the file tree's ``git
+ls-files`` listing gives them (tracked plus untracked, minus ignored) far
+faster than a walk; elsewhere the file tree's walk does, bounded, with the
+same ignore rules. This runs at discovery and when a rule changes, never on
+the per-turn path.
 """
 
 from __future__ import annotations
 
 import bisect
 import logging
-import os
-import subprocess
 from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 
 import pathspec
 
+from providers.core.ignore import IgnoreRules, PatternSet
+from providers.file_tree.git import GitError, GitRunner, ListingRun, common_dir, git_dir
+from providers.file_tree.listing import global_excludes
+from providers.file_tree.walk import walk
 from providers.scoped_docs.globs import Inclusion, specificity
 from providers.scoped_docs.rules import Rule
 
@@ -33,56 +36,55 @@ MAX_CHECKS = 1_000_000
 MAX_REPORTS = 20
 """Patterns named one by one in the log per check; the rest are counted."""
 
-_SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "__pycache__"})
+_SKIP_DIRS = PatternSet(["node_modules/", ".venv/", "__pycache__/"])
+"""Skipped even where no ignore file says so (``.git`` never appears)."""
 
 
-def list_repo_files(root: Path) -> tuple[str, ...]:
-    """Sorted repo-relative POSIX paths of the files in ``root`` (git's view when it can)."""
-    if (root / ".git").exists():
-        files = _git_files(root)
+def list_repo_files(root: Path, runner: GitRunner | None = None) -> tuple[str, ...]:
+    """Sorted repo-relative POSIX paths of the files in ``root`` (git's view when it can).
+
+    The file tree's code paths: its ``ls-files`` listing in a work tree,
+    its walk (git's ignore rules) elsewhere or when git fails. A nested
+    repository is one entry ``name/``.
+    """
+    if runner is None:
+        runner = GitRunner(timeout=GIT_TIMEOUT_S)
+    gitdir = git_dir(root)
+    info_exclude = None
+    if gitdir is not None:
+        files = _git_files(root, runner)
         if files is not None:
             return files
-    return _walk_files(root)
+        info_exclude = common_dir(gitdir) / "info" / "exclude"
+    return _walk_files(root, runner, info_exclude)
 
 
-def _git_files(root: Path) -> tuple[str, ...] | None:
-    # Repo config is untrusted: core.fsmonitor would run a command of its choosing.
-    command = [
-        "git",
-        "-c",
-        "core.fsmonitor=false",
-        "-c",
-        "core.quotepath=off",
-        "ls-files",
-        "-co",
-        "--exclude-standard",
-        "-z",
-    ]
+def _git_files(root: Path, runner: GitRunner) -> tuple[str, ...] | None:
+    run: ListingRun | None = None
     try:
-        done = subprocess.run(
-            command, cwd=root, capture_output=True, timeout=GIT_TIMEOUT_S, check=False
-        )
-    except (OSError, subprocess.SubprocessError) as exc:
-        log.debug("git ls-files failed in %s: %s", root, exc)
+        run = ListingRun(runner, root)
+        listed = run.listing()
+        missing = run.missing()
+    except GitError as exc:
+        log.debug("git cannot list %s: %s", root, exc)
+        if run is not None:
+            run.cancel()
         return None
-    if done.returncode != 0:
-        log.debug("git ls-files failed in %s: %s", root, done.stderr.decode(errors="replace"))
-        return None
-    names = done.stdout.decode("utf-8", errors="surrogateescape").split("\0")
-    return tuple(sorted(n for n in names if n))
+    found = {*listed.paths, *(repo + "/" for repo in listed.repos)}
+    return tuple(sorted(found - missing))
 
 
-def _walk_files(root: Path) -> tuple[str, ...]:
-    found: list[str] = []
-    for current, subdirs, filenames in os.walk(root, followlinks=False):
-        subdirs[:] = sorted(d for d in subdirs if d not in _SKIP_DIRS)
-        base = Path(current).relative_to(root).as_posix()
-        prefix = "" if base == "." else base + "/"
-        found.extend(prefix + name for name in filenames)
-        if len(found) >= MAX_WALK_FILES:
-            log.debug("stopped listing %s after %d files", root, len(found))
-            break
-    return tuple(sorted(found))
+def _walk_files(root: Path, runner: GitRunner, info_exclude: Path | None) -> tuple[str, ...]:
+    excludes = global_excludes(runner, root)
+    rules = IgnoreRules(root, info_exclude=info_exclude, global_excludes=excludes)
+    try:
+        walked = walk(root, rules, own=_SKIP_DIRS, max_files=MAX_WALK_FILES)
+    except OSError as exc:
+        log.debug("cannot list %s: %s", root, exc)
+        return ()
+    if len(walked.paths) >= MAX_WALK_FILES:
+        log.debug("stopped listing %s after %d files", root, len(walked.paths))
+    return tuple(sorted(walked.entries()))
 
 
 class PatternCheck:

@@ -109,23 +109,6 @@ def test_corrupt_repository_is_source_unavailable(repo: Path) -> None:
     assert "git status" in caught.value.message
 
 
-def test_repository_selecting_environment_is_ignored(tmp_path: Path, repo: Path) -> None:
-    """GIT_DIR in the kernel's environment must not point us at another repository."""
-    other = tmp_path / "other"
-    git(tmp_path, "init", "-q", str(other))
-    environ = {**os.environ, "GIT_DIR": str(other / ".git"), "GIT_WORK_TREE": str(other)}
-    layout = Git("git", environ=environ).discover(repo)
-    assert layout is not None and layout.toplevel == repo
-
-
-def test_fsmonitor_hook_from_repo_config_never_runs(tmp_path: Path, repo: Path) -> None:
-    marker = tmp_path / "fsmonitor-ran"
-    hook = write_script(tmp_path / "hook", f'touch "{marker}"\n')
-    git(repo, "config", "core.fsmonitor", str(hook))
-    Git("git").status(repo, untracked="normal")
-    assert not marker.exists()
-
-
 def test_status_never_writes_the_index(repo: Path) -> None:
     """A racily-clean index would be refreshed and rewritten by a plain `git status`."""
     commit_file(repo, "a.txt", "a\n")

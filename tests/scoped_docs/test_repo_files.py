@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from providers.core.sources import FileKey
+from providers.scoped_docs import repo_files
 from providers.scoped_docs.globs import GlobSet
 from providers.scoped_docs.repo_files import MAX_REPORTS, PatternCheck, list_repo_files
 from providers.scoped_docs.rules import Rule
@@ -36,6 +37,42 @@ def test_walk_without_git_skips_vcs_and_dependency_dirs(tmp_path: Path) -> None:
     write(root, "node_modules/x/index.js", "x\n")
     write(root, "docs/b.md", "b\n")
     assert list_repo_files(root) == ("docs/b.md", "src/a.py")
+
+
+def test_walk_without_git_applies_ignore_rules(tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    write(root, ".gitignore", "*.log\nbuild/\n")
+    write(root, "src/a.py", "a\n")
+    write(root, "src/debug.log", "x\n")
+    write(root, "build/out.js", "x\n")
+    write(root, "src/__pycache__/a.pyc", "x\n")
+    assert list_repo_files(root) == (".gitignore", "src/a.py")
+
+
+def test_walk_stops_at_the_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "plain"
+    for i in range(10):
+        write(root, f"d{i % 3}/f{i}.txt", "x\n")
+    monkeypatch.setattr(repo_files, "MAX_WALK_FILES", 4)
+    listed = list_repo_files(root)
+    assert len(listed) == 4
+    assert all((root / rel).is_file() for rel in listed)
+
+
+def test_git_listing_leaves_out_deleted_files_and_falls_back_to_the_walk(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root, ".gitignore", "*.log\n")
+    write(root, "a.py", "a\n")
+    write(root, "gone.py", "g\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "one")
+    (root / "gone.py").unlink()
+    write(root, "x.log", "ignored\n")
+    assert list_repo_files(root) == (".gitignore", "a.py")
+    (root / ".git" / "index").write_bytes(b"DIRC garbage")  # git fails: walk, same rules
+    assert list_repo_files(root) == (".gitignore", "a.py")
 
 
 def glob_rule(path: str, *patterns: str) -> Rule:

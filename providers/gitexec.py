@@ -1,0 +1,238 @@
+"""The one place that starts git: run so it never writes, prompts, hangs or obeys the repository.
+
+The repository is untrusted (the agent may open anything), so every run:
+
+- passes ``--no-optional-locks`` (and ``GIT_OPTIONAL_LOCKS=0``): ``git status``
+  does not refresh and rewrite the index, so we never take ``index.lock``
+  from under the user's own git;
+- passes ``-c core.fsmonitor=false``: a repository's config cannot make us
+  run its fsmonitor command on every call;
+- has no pager, no terminal prompt, stdin from /dev/null unless we feed it,
+  and a timeout after which the whole process group is killed (submodule
+  children included);
+- drops the environment variables that point git at another repository
+  (``git rev-parse --local-env-vars``), so the kernel's environment cannot
+  redirect us. The global config (``GIT_CONFIG_GLOBAL``, ``HOME``) is kept:
+  git's global excludes file is part of what it lists.
+
+Failures come out as :class:`GitError` subclasses; each provider turns them
+into its own errors (the git status provider into ``source_unavailable``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+DEFAULT_TIMEOUT_S = 60.0
+"""Generous: ``ls-files`` over 300k files takes about a second on a cold cache."""
+
+REPOSITORY_ENV = (
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_COMMON_DIR",
+    "GIT_CONFIG",
+    "GIT_CONFIG_COUNT",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_DIR",
+    "GIT_GRAFT_FILE",
+    "GIT_IMPLICIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_NAMESPACE",
+    "GIT_NO_REPLACE_OBJECTS",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_PREFIX",
+    "GIT_REPLACE_REF_BASE",
+    "GIT_SHALLOW_FILE",
+    "GIT_WORK_TREE",
+)
+"""Variables that select another repository or work tree (``git rev-parse --local-env-vars``)."""
+
+FIXED_ENV = {
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_OPTIONAL_LOCKS": "0",
+    "GIT_PAGER": "cat",
+    "PAGER": "cat",
+    "LC_ALL": "C",  # stable English messages: failures are classified by stderr text
+}
+
+GLOBAL_OPTIONS = (
+    "--no-pager",
+    "--no-optional-locks",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.quotepath=false",
+)
+
+
+class GitError(Exception):
+    """git could not answer (missing, not a repository, refused, timed out)."""
+
+
+class GitStartError(GitError):
+    """The process could not be started (no such executable or directory)."""
+
+
+class GitTimeout(GitError):
+    """git ran past its timeout and was killed with its process group."""
+
+    def __init__(self, message: str, timeout: float) -> None:
+        super().__init__(message)
+        self.timeout = timeout
+
+
+class GitExitError(GitError):
+    """git exited with a code the caller did not accept."""
+
+    def __init__(self, message: str, returncode: int, stderr: bytes) -> None:
+        super().__init__(message)
+        self.returncode = returncode
+        self.stderr = stderr
+
+
+def sanitized_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``environ`` (default: ours) without repository selectors, with the fixed settings."""
+    env = dict(os.environ if environ is None else environ)
+    for name in REPOSITORY_ENV:
+        env.pop(name, None)
+    env.pop("LANGUAGE", None)
+    env.update(FIXED_ENV)
+    return env
+
+
+class GitRunner:
+    """Runs one git executable with the safety settings above; tests wrap it to count calls."""
+
+    def __init__(
+        self,
+        environ: Mapping[str, str] | None = None,
+        *,
+        executable: str = "git",
+        timeout: float = DEFAULT_TIMEOUT_S,
+    ) -> None:
+        self._env = sanitized_environment(environ)
+        self._executable = executable
+        self._timeout = timeout
+
+    @property
+    def environ(self) -> Mapping[str, str]:
+        """The environment git runs with (where ``HOME`` and ``XDG_CONFIG_HOME`` come from)."""
+        return self._env
+
+    @property
+    def executable(self) -> str:
+        return self._executable
+
+    @property
+    def timeout(self) -> float:
+        """Seconds each run may take before it is killed."""
+        return self._timeout
+
+    def start(
+        self,
+        cwd: Path,
+        args: Sequence[str],
+        *,
+        stdin: bytes | None = None,
+        ok_codes: tuple[int, ...] | None = (0,),
+    ) -> Running:
+        """Start ``git -C cwd args``; :meth:`Running.wait` gives its result.
+
+        ``ok_codes`` None accepts any exit code (the caller classifies it).
+        """
+        argv = [self._executable, *GLOBAL_OPTIONS, "-C", os.fspath(cwd), *args]
+        try:
+            process = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=self._env,
+                start_new_session=True,  # so a timeout can kill git and its children
+            )
+        except OSError as exc:
+            raise GitStartError(f"cannot run git {self._executable!r} in {cwd}: {exc}") from exc
+        what = f"git {args[0]} in {cwd}" if args else f"git in {cwd}"
+        return Running(process, what, stdin, ok_codes, self._timeout)
+
+    def run(
+        self,
+        cwd: Path,
+        args: Sequence[str],
+        *,
+        stdin: bytes | None = None,
+        ok_codes: tuple[int, ...] | None = (0,),
+    ) -> tuple[int, bytes, bytes]:
+        """``(returncode, stdout, stderr)`` of ``git args`` in ``cwd``; GitError otherwise."""
+        return self.start(cwd, args, stdin=stdin, ok_codes=ok_codes).wait()
+
+
+class Running:
+    """One started git process (several may run at once)."""
+
+    def __init__(
+        self,
+        process: subprocess.Popen[bytes],
+        what: str,
+        stdin: bytes | None,
+        ok_codes: tuple[int, ...] | None,
+        timeout: float,
+    ) -> None:
+        self._process = process
+        self._what = what
+        self._stdin = stdin
+        self._ok_codes = ok_codes
+        self._timeout = timeout
+
+    def wait(self) -> tuple[int, bytes, bytes]:
+        """``(returncode, stdout, stderr)``; GitError on failure or timeout (git is killed)."""
+        try:
+            out, err = self._process.communicate(self._stdin, timeout=self._timeout)
+        except subprocess.TimeoutExpired as exc:
+            self.kill()
+            raise GitTimeout(
+                f"{self._what} timed out after {self._timeout:g} s", self._timeout
+            ) from exc
+        code = self._process.returncode
+        if self._ok_codes is not None and code not in self._ok_codes:
+            message = os.fsdecode(err).strip().splitlines()
+            raise GitExitError(
+                f"{self._what} failed ({code}): " + (message[-1] if message else "?"), code, err
+            )
+        return code, out, err
+
+    def kill(self) -> None:
+        """Stop git and its process group (if still running) and close its pipes."""
+        process = self._process
+        if process.returncode is None:
+            # Not yet reaped, so the group id is still ours and cannot have been reused.
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            except OSError:
+                with contextlib.suppress(OSError):
+                    process.kill()
+            process.wait()
+        for pipe in (process.stdin, process.stdout, process.stderr):
+            if pipe is not None:
+                pipe.close()
+
+
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "FIXED_ENV",
+    "GLOBAL_OPTIONS",
+    "REPOSITORY_ENV",
+    "GitError",
+    "GitExitError",
+    "GitRunner",
+    "GitStartError",
+    "GitTimeout",
+    "Running",
+    "sanitized_environment",
+]
