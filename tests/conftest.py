@@ -24,6 +24,27 @@ GIT_ENV = {
 }
 
 
+def isolate_git(
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    extra_config: str = "",
+) -> Path:
+    """No user or system git config leaks into a test; returns the global config file
+    (tests may extend it). Identity and ``main`` as the default branch are set."""
+    home = tmp_path_factory.mktemp("home")
+    config = home / "gitconfig"
+    config.write_text(
+        "[user]\n\tname = t\n\temail = t@t\n[init]\n\tdefaultBranch = main\n" + extra_config
+    )
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_TEST_ASSUME_DIFFERENT_OWNER"):
+        monkeypatch.delenv(name, raising=False)
+    return config
+
+
 def git(repo: Path, *args: str) -> str:
     env = {**os.environ, **GIT_ENV}
     result = subprocess.run(

@@ -17,19 +17,13 @@ from providers.gitexec import (
     GitTimeout,
     sanitized_environment,
 )
+from tests.conftest import isolate_git
 
 
 @pytest.fixture(autouse=True)
 def git_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No user or system git config leaks in."""
-    home = tmp_path_factory.mktemp("home")
-    config = home / "gitconfig"
-    config.write_text("[user]\n\tname = t\n\temail = t@t\n[init]\n\tdefaultBranch = main\n")
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        monkeypatch.delenv(name, raising=False)
+    isolate_git(tmp_path_factory, monkeypatch)
 
 
 def git(repo: Path, *args: str) -> str:

@@ -16,19 +16,14 @@ from providers.core.ignore import (
     parse_patterns,
     read_patterns,
 )
+from tests.conftest import isolate_git
 from tests.file_tree.helpers import generate_tree, random_patterns
 
 
 @pytest.fixture(autouse=True)
 def git_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path_factory.mktemp("home")
-    config = home / "gitconfig"
-    config.write_text("[init]\n\tdefaultBranch = main\n")
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
-    return config
+    """No user or system git config leaks in."""
+    return isolate_git(tmp_path_factory, monkeypatch)
 
 
 def git_ignored(repo: Path, paths: list[str]) -> set[str]:

@@ -9,21 +9,13 @@ from typing import Any
 import pytest
 
 from providers.file_tree.provider import FileTreeProvider
+from tests.conftest import isolate_git
 
 
 @pytest.fixture(autouse=True)
 def git_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """No user or system git config leaks in; returns the global config file tests may extend."""
-    home = tmp_path_factory.mktemp("home")
-    config = home / "gitconfig"
-    config.write_text("[user]\n\tname = t\n\temail = t@t\n[init]\n\tdefaultBranch = main\n")
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        monkeypatch.delenv(name, raising=False)
-    return config
+    """No user or system git config leaks in."""
+    return isolate_git(tmp_path_factory, monkeypatch)
 
 
 @pytest.fixture

@@ -9,27 +9,20 @@ from typing import Any
 import pytest
 
 from providers.git_status.provider import GitStatusProvider
+from tests.conftest import isolate_git
 from tests.git_status.repos import commit_file, git
 
 
 @pytest.fixture(autouse=True)
 def git_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No user or system config leaks in; fixed identity and dates make shas reproducible."""
-    home = tmp_path_factory.mktemp("home")
-    config = home / "gitconfig"
-    config.write_text(
-        "[user]\n\tname = t\n\temail = t@t\n"
-        "[init]\n\tdefaultBranch = main\n"
-        '[protocol "file"]\n\tallow = always\n'
-        "[advice]\n\tdetachedHead = false\n"
+    """Isolated config; fixed dates make shas reproducible."""
+    isolate_git(
+        tmp_path_factory,
+        monkeypatch,
+        '[protocol "file"]\n\tallow = always\n[advice]\n\tdetachedHead = false\n',
     )
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     for name in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
         monkeypatch.setenv(name, "2024-01-01T00:00:00Z")
-    for name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_TEST_ASSUME_DIFFERENT_OWNER"):
-        monkeypatch.delenv(name, raising=False)
 
 
 @pytest.fixture
