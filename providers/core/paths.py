@@ -27,6 +27,30 @@ def find_repo_root(working_directory: Path) -> Path:
     return start
 
 
+class RepoRoots:
+    """``find_repo_root`` memoised per working directory, for the per-turn path.
+
+    A remembered root stays valid while its ``.git`` is there; a directory
+    that was no repository stays so until a ``.git`` appears in it. (A
+    ``git init`` in some parent during the session is noticed when the
+    provider is reconfigured.)
+    """
+
+    def __init__(self) -> None:
+        self._roots: dict[str, tuple[Path, bool]] = {}
+
+    def root(self, working_directory: Path) -> Path:
+        key = os.fspath(working_directory)
+        known = self._roots.get(key)
+        if known is not None:
+            root, is_repo = known
+            if os.path.lexists(os.path.join(root, ".git")) == is_repo:
+                return root
+        root = find_repo_root(working_directory)
+        self._roots[key] = (root, os.path.lexists(os.path.join(root, ".git")))
+        return root
+
+
 def confine(root: Path, candidate: Path, *, allowed: Iterable[Path] = ()) -> Path | None:
     """``candidate`` fully resolved, if it lies inside ``root`` (or an allowed root).
 

@@ -13,7 +13,6 @@ returns the previous sections byte for byte (prompt-cache friendly).
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ from providers.core.config import COMMON_ATTRIBUTES, non_negative_int, resolve_c
 from providers.core.errors import invalid_request
 from providers.core.identity import published_identity
 from providers.core.markdown import split_lines, split_units
-from providers.core.paths import find_repo_root
+from providers.core.paths import RepoRoots, find_repo_root
 from providers.core.render import left_out_note
 from providers.core.request import checked_working_directory
 from providers.core.sources import FileKey, Unavailable
@@ -112,7 +111,7 @@ class RepoConventionsProvider:
     def __init__(self) -> None:
         self._settings = _Settings(DEFAULT_PATHS, False, ImportPolicy())
         self._cache: _Cached | None = None
-        self._roots: dict[str, Path] = {}
+        self._roots = RepoRoots()
 
     def identity(self) -> Identity:
         return published_identity(NAME)
@@ -157,7 +156,7 @@ class RepoConventionsProvider:
         if request.token_budget == 0:
             return Contribution()
         assert request.model_target is not None
-        root = self._repo_root(working_directory)
+        root = self._roots.root(working_directory)
         candidates = candidate_keys(root, self._settings.patterns)
         cached = self._cache
         if (
@@ -183,15 +182,6 @@ class RepoConventionsProvider:
             contribution,
         )
         return contribution
-
-    def _repo_root(self, working_directory: Path) -> Path:
-        """find_repo_root, memoised while the root's ``.git`` is still there."""
-        key = str(working_directory)
-        root = self._roots.get(key)
-        if root is None or not os.path.lexists(os.path.join(root, ".git")):
-            root = find_repo_root(working_directory)
-            self._roots[key] = root
-        return root
 
     def _load_all(
         self, root: Path, found: Sequence[str]

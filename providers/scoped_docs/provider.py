@@ -23,7 +23,7 @@ from typing import Any
 
 from providers.core.budget import TokenCounter
 from providers.core.identity import published_identity
-from providers.core.paths import find_repo_root, normalise_touched
+from providers.core.paths import RepoRoots, normalise_touched
 from providers.core.request import checked_working_directory
 from providers.core.types import Capabilities, ContextRequest, Contribution, Identity, Stability
 from providers.core.watch import ChangeWatcher
@@ -96,6 +96,7 @@ class ScopedDocsProvider:
         self._settings = Settings()
         self._state: _RootState | None = None
         self._lock = threading.Lock()
+        self._roots = RepoRoots()
 
     def identity(self) -> Identity:
         return published_identity(NAME)
@@ -118,7 +119,7 @@ class ScopedDocsProvider:
         if request.token_budget == 0:
             return Contribution()
         model = request.model_target.id if request.model_target is not None else ""
-        root = find_repo_root(working_directory)
+        root = self._roots.root(working_directory)
         with self._lock:
             state = self._state_for(root)
             self._sync(state)

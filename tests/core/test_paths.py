@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from providers.core.paths import confine, find_repo_root, normalise_touched
+from providers.core.paths import RepoRoots, confine, find_repo_root, normalise_touched
 
 
 def test_repo_root_is_nearest_git_upwards_else_the_directory(tmp_path: Path) -> None:
@@ -52,3 +52,15 @@ def test_files_touched_normalised_and_outside_ignored(tmp_path: Path) -> None:
     )
     assert touched.inside == ("src/a.py", "README.md", "src/new/file.py")
     assert set(touched.outside) == {"/etc/passwd", "../../x", ""}
+
+
+def test_repo_roots_memo_notices_a_new_or_removed_git_dir(tmp_path: Path) -> None:
+    roots = RepoRoots()
+    work = tmp_path / "work"
+    work.mkdir()
+    first = roots.root(work)
+    assert roots.root(work) == first
+    (work / ".git").mkdir()
+    assert roots.root(work) == work.resolve()
+    (work / ".git").rmdir()
+    assert roots.root(work) == find_repo_root(work)
