@@ -8,6 +8,7 @@ one process; a turn after a commit costs two.
 
 from __future__ import annotations
 
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,18 +59,35 @@ class Snapshotter:
         layout = self._layout
         if layout.toplevel is None:
             return self._bare()
+        early = self._log_alongside(layout.toplevel)
         try:
             status = parse(self._git.status(layout.toplevel, untracked=self._untracked))
         except PorcelainError as exc:
             raise ProviderError(
                 ErrorCategory.UNKNOWN, f"unexpected git status output: {exc}"
             ) from exc
+        finally:
+            commits = _result_or_none(early)
+        head = status.branch.oid
+        if commits is not None and head is not None and commits[:1] and commits[0].oid == head:
+            self._commits, self._log_head = commits, head
         return Snapshot(
             status=status,
             operations=read_operations(layout.git_dir),
             default_branch=self._default(),
-            commits=self._recent_commits(layout.toplevel, status.branch.oid),
+            commits=self._recent_commits(layout.toplevel, head),
         )
+
+    def _log_alongside(self, cwd: Path) -> Future[tuple[Commit, ...]] | None:
+        """On the first snapshot the log is certainly needed: run it while ``git status``
+        runs (both wait on processes, not on the interpreter). Later snapshots reuse the
+        log until HEAD moves."""
+        if self._log_head is not None or self._recent <= 0:
+            return None
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="git-log")
+        future = pool.submit(lambda: parse_log(self._git.log(cwd, self._recent)))
+        pool.shutdown(wait=False)
+        return future
 
     def _bare(self) -> Snapshot:
         head = _symbolic_head(self._layout.git_dir)
@@ -96,6 +114,16 @@ class Snapshotter:
             self._commits = parse_log(self._git.log(cwd, self._recent))
             self._log_head = head
         return self._commits
+
+
+def _result_or_none(future: Future[tuple[Commit, ...]] | None) -> tuple[Commit, ...] | None:
+    """The early log, or None when it failed (the usual path then runs it again)."""
+    if future is None:
+        return None
+    try:
+        return future.result()
+    except Exception:
+        return None
 
 
 def _symbolic_head(git_dir: Path) -> str | None:

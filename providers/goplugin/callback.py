@@ -10,6 +10,7 @@ once in the log.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import queue
@@ -37,7 +38,7 @@ _CHANNEL_OPTIONS = [("grpc.enable_http_proxy", 0)]
 
 
 class KernelConnection:
-    """The broker's ConnInfo for ID 1 and a lazily dialed channel to it."""
+    """The broker's ConnInfo for ID 1 and the channel to it, dialed as soon as it is known."""
 
     def __init__(self) -> None:
         self._address: str | None = None
@@ -52,6 +53,18 @@ class KernelConnection:
             return
         self._address = f"unix:{address}" if network == "unix" else address
         self._known.set()
+        threading.Thread(target=self._connect_early, name="kernel-dial", daemon=True).start()
+
+    def _connect_early(self) -> None:
+        """Dial now, in the background, so the first turn's CountTokens does not pay
+        for the connection (the dial is lazy otherwise)."""
+        with self._lock:
+            if self._closed or self._address is None or self._channel is not None:
+                return
+            self._channel = grpc.insecure_channel(self._address, options=_CHANNEL_OPTIONS)
+            channel = self._channel
+        with contextlib.suppress(grpc.FutureTimeoutError):
+            grpc.channel_ready_future(channel).result(timeout=_BROKER_WAIT_S)
 
     @property
     def known(self) -> bool:
