@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
 import sysconfig
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 import pytest
 
@@ -22,6 +24,33 @@ GIT_ENV = {
     "GIT_COMMITTER_EMAIL": "test@example.com",
     "GIT_CONFIG_NOSYSTEM": "1",
 }
+
+
+class ClosableProvider(Protocol):
+    def configure(self, config: Mapping[str, Any]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+P = TypeVar("P", bound=ClosableProvider)
+
+
+@contextlib.contextmanager
+def provider_factory(cls: Callable[..., P]) -> Iterator[Callable[..., P]]:
+    """``make(config, **kwargs)``: configured providers, closed (watchers stopped) on exit."""
+    made: list[P] = []
+
+    def make(config: dict[str, Any] | None = None, **kwargs: Any) -> P:
+        provider = cls(**kwargs)
+        provider.configure(config or {})
+        made.append(provider)
+        return provider
+
+    try:
+        yield make
+    finally:
+        for provider in made:
+            provider.close()
 
 
 def isolate_git(

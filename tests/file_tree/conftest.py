@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from providers.file_tree.provider import FileTreeProvider
-from tests.conftest import isolate_git
+from tests.conftest import isolate_git, provider_factory
 
 
 @pytest.fixture(autouse=True)
@@ -21,14 +20,5 @@ def git_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monkey
 @pytest.fixture
 def make_provider() -> Iterator[Callable[..., FileTreeProvider]]:
     """Configured providers whose watchers are stopped at teardown."""
-    made: list[FileTreeProvider] = []
-
-    def make(config: dict[str, Any] | None = None, **kwargs: Any) -> FileTreeProvider:
-        provider = FileTreeProvider(**kwargs)
-        provider.configure(config or {})
-        made.append(provider)
-        return provider
-
-    yield make
-    for provider in made:
-        provider.close()
+    with provider_factory(FileTreeProvider) as make:
+        yield make

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from providers.git_status.provider import GitStatusProvider
-from tests.conftest import isolate_git
+from tests.conftest import isolate_git, provider_factory
 from tests.git_status.repos import commit_file, git
 
 
@@ -37,15 +36,6 @@ def repo(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def make_provider() -> Iterator[Callable[..., GitStatusProvider]]:
-    """Configured providers, closed (watchers stopped) at teardown."""
-    made: list[GitStatusProvider] = []
-
-    def make(config: dict[str, Any] | None = None, **kwargs: Any) -> GitStatusProvider:
-        provider = GitStatusProvider(**kwargs)
-        provider.configure(config or {})
-        made.append(provider)
-        return provider
-
-    yield make
-    for provider in made:
-        provider.close()
+    """Configured providers whose watchers are stopped at teardown."""
+    with provider_factory(GitStatusProvider) as make:
+        yield make
