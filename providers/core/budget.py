@@ -68,7 +68,17 @@ class Fit:
 _MAX_CONFIRMATIONS = 8
 
 
-def fit(units: Sequence[Unit], budget: int, render: Renderer, counter: TokenCounter) -> Fit | None:
+PrefixEstimate = Callable[[int], int]
+"""``estimate(k)``: the local estimate of the rendering of the first ``k`` units."""
+
+
+def fit(
+    units: Sequence[Unit],
+    budget: int,
+    render: Renderer,
+    counter: TokenCounter,
+    prefix_estimate: PrefixEstimate | None = None,
+) -> Fit | None:
     """Keep the longest priority-order prefix of ``units`` whose rendering fits ``budget``.
 
     The budget covers all the section texts together. Returns ``None`` when
@@ -76,6 +86,10 @@ def fit(units: Sequence[Unit], budget: int, render: Renderer, counter: TokenCoun
     count is the judge: a local estimate picks the candidate, the counter
     confirms it, and on disagreement the local target is scaled
     down by the observed ratio and the search runs again.
+
+    A caller that knows each prefix's size without rendering it passes
+    ``prefix_estimate`` (it must equal :func:`estimate` of that rendering):
+    the search then renders only the candidates it confirms.
     """
     if budget <= 0:
         return None
@@ -83,10 +97,14 @@ def fit(units: Sequence[Unit], budget: int, render: Renderer, counter: TokenCoun
     def texts_for(k: int) -> tuple[str, ...]:
         return tuple(t for t in render(units[:k], units[k:]) if t)
 
+    def estimate_for(k: int) -> int:
+        return estimate(texts_for(k))
+
+    local = prefix_estimate or estimate_for
     target = budget
     upper = len(units)
     for _ in range(_MAX_CONFIRMATIONS):
-        k = _largest_fitting(texts_for, upper, target)
+        k = _largest_fitting(local, upper, target)
         if k is None:
             return None
         texts = texts_for(k)
@@ -115,22 +133,20 @@ def estimate(texts: Sequence[str]) -> int:
     return sum(fallback_token_count(t) for t in texts)
 
 
-def _largest_fitting(
-    texts_for: Callable[[int], tuple[str, ...]], upper: int, target: int
-) -> int | None:
+def _largest_fitting(local: PrefixEstimate, upper: int, target: int) -> int | None:
     """Binary search on the local estimate for the largest k in [0, upper] that fits.
 
     Everything is tried first: with nothing left out there is no closing note,
     so the full rendering can be cheaper than a partial one.
     """
-    if estimate(texts_for(upper)) <= target:
+    if local(upper) <= target:
         return upper
-    if estimate(texts_for(0)) > target:
+    if local(0) > target:
         return None
     lo, hi = 0, upper
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if estimate(texts_for(mid)) <= target:
+        if local(mid) <= target:
             lo = mid
         else:
             hi = mid - 1

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from providers.file_tree.tree import Dir, Tree
 
@@ -57,9 +57,11 @@ def more_line(depth: int, entries: int, files: int, dirs: int) -> str:
     return f"{INDENT * depth}... {entries:,} more ({counts(files, dirs)})"
 
 
-@dataclass(frozen=True)
-class Step:
-    """Reveal entries ``indices`` of ``dir`` (expanding it first when ``expands``)."""
+class Step(NamedTuple):
+    """Reveal entries ``indices`` of ``dir`` (expanding it first when ``expands``).
+
+    A tuple: the planner makes one per entry it might show.
+    """
 
     dir: Dir
     indices: tuple[int, ...]
@@ -67,7 +69,17 @@ class Step:
 
 
 def _size(line: str) -> int:
+    """Bytes of ``line`` and its newline (``isascii`` is a flag check: most names are)."""
+    if line.isascii():
+        return len(line) + 1
     return len(line.encode("utf-8", "surrogateescape")) + 1
+
+
+def _next_power_of_ten(n: int) -> int:
+    power = 10
+    while power <= n:
+        power *= 10
+    return power
 
 
 class Layout:
@@ -85,6 +97,8 @@ class Layout:
         self._trailer_sizes: dict[Dir, int] = {}
         self._dirs_only: dict[Dir, list[tuple[str, Dir | None]]] = {}
         self._totals_size = _size(self._totals())
+        self._totals_moves_at = (10, 10)
+        """Shown counts at which the totals line gets a digit longer; it only changes there."""
         self.size = _size(self._dir_line(tree.root)) + self._totals_size
 
     # What the planner asks -------------------------------------------------
@@ -128,9 +142,15 @@ class Layout:
         trailer = self._trailer_size(node)
         self.size += trailer - self._trailer_sizes.get(node, 0)
         self._trailer_sizes[node] = trailer
-        totals = _size(self._totals())
-        self.size += totals - self._totals_size
-        self._totals_size = totals
+        files_at, dirs_at = self._totals_moves_at
+        if self.shown_files >= files_at or self.shown_dirs >= dirs_at:
+            totals = _size(self._totals())
+            self.size += totals - self._totals_size
+            self._totals_size = totals
+            self._totals_moves_at = (
+                _next_power_of_ten(self.shown_files),
+                _next_power_of_ten(self.shown_dirs),
+            )
         depth = node.depth + 1
         for name, child in added:
             line = leaf_line(name, depth) if child is None else self._dir_line(child)

@@ -2,7 +2,9 @@
 
 ``core.budget.fit`` keeps the longest prefix of groups whose text fits; each
 candidate is rendered from a fresh :class:`Layout` with that prefix applied,
-so a try costs the size of what it shows, never the size of the tree.
+so a try costs the size of what it shows, never the size of the tree. The
+planner measured every prefix, so the fitter's search needs no rendering:
+only the candidate it confirms with the kernel's count is drawn.
 """
 
 from __future__ import annotations
@@ -60,7 +62,12 @@ def render_section(
             texts[groups] = layout.text()
         return (texts[groups],)
 
-    result = fit(units, budget, render, counter)
+    def prefix_estimate(k: int) -> int:
+        groups = units[k - 1].order if k else 0
+        size = planned.sizes[groups - 1] if groups else planned.base_size
+        return -(-size // 4)  # the fallback estimate of a text of ``size`` bytes
+
+    result = fit(units, budget, render, counter, prefix_estimate)
     if result is None:
         return None
     truncated = bool(result.dropped) or not planned.exhausted

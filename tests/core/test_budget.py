@@ -99,3 +99,25 @@ def test_everything_kept_when_it_fits() -> None:
     assert result is not None
     assert not result.truncated
     assert result.texts == ("one\ntwo\n",)
+
+
+@settings(max_examples=100, deadline=None)
+@given(units=units_strategy, budget=st.integers(min_value=1, max_value=300))
+def test_a_known_prefix_estimate_gives_the_same_fit_with_one_rendering(
+    units: list[Unit], budget: int
+) -> None:
+    """A caller that measured every prefix (the file tree's planner) skips the search's
+    renderings; the answer is the one the rendering search finds."""
+    rendered: list[int] = []
+
+    def counting_render(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
+        rendered.append(len(kept))
+        return _render(kept, dropped)
+
+    def prefix_estimate(k: int) -> int:
+        return sum(fallback_token_count(t) for t in _render(units[:k], units[k:]) if t)
+
+    searched = fit(units, budget, _render, FallbackCounter())
+    known = fit(units, budget, counting_render, FallbackCounter(), prefix_estimate)
+    assert known == searched
+    assert len(rendered) <= 1
