@@ -29,89 +29,122 @@ class GitListing:
     unreadable: int
 
 
-_TAGS = ("\0H ", "\0? ", "\0M ")
-"""``ls-files -t`` tags that keep the entry: cached, untracked, unmerged."""
+_TAGS = ("\0H ", "\0M ")
+"""``ls-files -t --cached`` tags that keep the entry: cached, unmerged."""
 _SKIPPED = re.compile(rb"(?:^|\0)S ([^\0]*)")
 
 
 class ListingRun:
     """Tracked plus untracked-not-ignored files; tracked files missing from the work tree apart.
 
-    Two processes at once: the listing (``-co``) and the tracked files that
-    were deleted (``--deleted``: a ``stat`` per tracked file, as costly as the
-    listing itself). The caller builds its model from :meth:`listing` while
-    the second one runs, then takes :meth:`missing` out. ``-t`` marks entries
-    outside a sparse checkout (``S``): those count as missing unless they
-    exist. Submodules and nested repositories are single entries.
+    Three ``ls-files`` processes, together as costly as the one
+    ``ls-files -co`` they replace but mostly at the same time: the tracked
+    files (``--cached``, read from the index: fast) and the untracked ones
+    (``--others``, a walk of the work tree: the slow part) start at once, so
+    the caller models the tracked files while the walk runs. The tracked
+    files deleted from the work tree (``--deleted``, a ``stat`` per tracked
+    file, as costly as the walk) start only when :meth:`start_missing` or
+    :meth:`missing` asks, so they do not compete with the listing. ``-t``
+    marks entries outside a sparse checkout (``S``): those count as missing
+    unless they exist. Submodules and nested repositories are single entries.
     """
 
     def __init__(self, runner: GitRunner, root: Path) -> None:
+        self._runner = runner
         self._root = root
         self._skipped: list[str] = []
-        self._output: tuple[bytes, bytes] | None = None
-        self._digest = b""
+        self._hash = hashlib.blake2b(digest_size=16)
+        self._tracked: list[str] | None = None
+        self._untracked: GitListing | None = None
         self._missing: frozenset[str] | None = None
-        self._deleted = runner.start(root, ["ls-files", "-z", "--deleted"])
+        self._deleted: Running | None = None
+        self._cached = runner.start(root, ["ls-files", "-z", "-t", "--cached"])
         try:
-            self._listing = runner.start(
-                root, ["ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard"]
-            )
+            self._others = runner.start(root, ["ls-files", "-z", "--others", "--exclude-standard"])
         except GitError:
-            self._deleted.kill()
+            self._cached.kill()
             raise
 
-    def digest(self) -> bytes:
-        """A hash of what ``-co`` printed (waits for it): same digest, same listing."""
-        if self._output is None:
-            try:
-                _, out, err = self._listing.wait()
-            except GitError:
-                self.cancel()
-                raise
-            self._output = (out, err)
-            self._digest = hashlib.blake2b(out, digest_size=16).digest()
+    def tracked(self) -> list[str]:
+        """The tracked files (waits for the index's listing only); may include missing ones."""
+        if self._tracked is None:
+            out = self._wait(self._cached)[1]
+            self._hash.update(out)
             if out.startswith(b"S ") or b"\0S " in out:
                 self._skipped = [os.fsdecode(p) for p in _SKIPPED.findall(out)]
-        return self._digest
+            text = "\0" + os.fsdecode(out)
+            del out
+            if self._skipped:
+                text = text.replace("\0S ", "\0")
+            unmerged = "\0M " in text
+            for tag in _TAGS:
+                text = text.replace(tag, "\0")
+            paths = text[1:].split("\0")
+            if paths[-1] == "":
+                paths.pop()
+            if unmerged:  # one entry per conflict stage
+                paths = list(dict.fromkeys(paths))
+            self._tracked = paths
+        return self._tracked
+
+    def untracked(self) -> GitListing:
+        """Untracked files git does not ignore (waits for the walk); ``name/`` are repositories."""
+        if self._untracked is None:
+            self.tracked()  # the digest covers both, in this order
+            _, out, err = self._wait(self._others)
+            self._hash.update(b"\0\0")
+            self._hash.update(out)
+            paths = os.fsdecode(out).split("\0")
+            del out
+            if paths[-1] == "":
+                paths.pop()
+            repos = [p[:-1] for p in paths if p.endswith("/")]
+            if repos:
+                paths = [p for p in paths if not p.endswith("/")]
+            self._untracked = GitListing(paths, repos, len(_UNREADABLE.findall(err)))
+        return self._untracked
+
+    def digest(self) -> bytes:
+        """A hash of what both listings printed (waits for them): same digest, same listing."""
+        self.untracked()
+        return self._hash.digest()
 
     def listing(self) -> GitListing:
-        """What ``-co`` lists (waits for it); may still hold files :meth:`missing` names."""
-        self.digest()
-        assert self._output is not None
-        out, err = self._output
-        self._output = (b"", err)
-        text = "\0" + os.fsdecode(out)
-        del out
-        if self._skipped:
-            text = text.replace("\0S ", "\0")
-        unmerged = "\0M " in text
-        for tag in _TAGS:
-            text = text.replace(tag, "\0")
-        paths = text[1:].split("\0")
-        if paths[-1] == "":
-            paths.pop()
-        if unmerged:  # one entry per conflict stage
-            paths = list(dict.fromkeys(paths))
-        repos: list[str] = []
-        if "/\0" in text:  # nested repositories (``--others`` lists them as ``name/``)
-            repos = [p[:-1] for p in paths if p.endswith("/")]
-            paths = [p for p in paths if not p.endswith("/")]
-        return GitListing(paths, repos, len(_UNREADABLE.findall(err)))
+        """Tracked and untracked files together; may still hold files :meth:`missing` names."""
+        untracked = self.untracked()
+        paths = [*self.tracked(), *untracked.paths]
+        return GitListing(paths, untracked.repos, untracked.unreadable)
+
+    def start_missing(self) -> None:
+        """Start looking for deleted tracked files (once the listing is done with the CPU)."""
+        if self._deleted is None and self._missing is None:
+            self._deleted = self._runner.start(self._root, ["ls-files", "-z", "--deleted"])
 
     def missing(self) -> frozenset[str]:
-        """Listed tracked files that are not in the work tree (waits for both processes)."""
-        self.digest()
+        """Listed tracked files that are not in the work tree (waits for the listing too)."""
         if self._missing is None:
-            _, out, _ = self._deleted.wait()
+            self.tracked()
+            self.start_missing()
+            assert self._deleted is not None
+            out = self._wait(self._deleted)[1]
+            self._deleted = None
             gone = {p for p in os.fsdecode(out).split("\0") if p}
             gone.update(p for p in self._skipped if not os.path.lexists(self._root / p))
             self._missing = frozenset(gone)
         return self._missing
 
     def cancel(self) -> None:
-        for running in (self._deleted, self._listing):
-            with contextlib.suppress(OSError):
-                running.kill()
+        for running in (self._cached, self._others, self._deleted):
+            if running is not None:
+                with contextlib.suppress(OSError):
+                    running.kill()
+
+    def _wait(self, running: Running) -> tuple[int, bytes, bytes]:
+        try:
+            return running.wait()
+        except GitError:
+            self.cancel()
+            raise
 
 
 def excludes_file(runner: GitRunner, cwd: Path) -> Path | None:

@@ -21,7 +21,7 @@ from providers.core.ignore import (
 )
 from providers.core.paths import confine
 from providers.file_tree import git
-from providers.file_tree.tree import Tree
+from providers.file_tree.tree import Tree, parent_dirs
 from providers.file_tree.walk import walk
 
 log = logging.getLogger(__name__)
@@ -65,6 +65,8 @@ class Listing:
     missing: frozenset[str] = frozenset()
     built: int = 0
     """The tree's version when listed: it has not been edited since while it is the same."""
+    pending: git.ListingRun | None = None
+    """The run still looking for deleted tracked files; :func:`settle_missing` takes them out."""
 
     def reusable(self, digest: bytes, own_lines: tuple[str, ...]) -> bool:
         return (
@@ -121,8 +123,11 @@ def rules_for(listing: Listing, runner: git.GitRunner) -> IgnoreRules:
 
 
 def list_tree(root: Path, options: ListingOptions, runner: git.GitRunner) -> Listing:
-    """List ``root`` completely. Raises ``OSError`` when ``root`` itself cannot be read."""
-    return list_again(root, options, runner, None)[0]
+    """List ``root`` completely, deleted tracked files taken out. Raises ``OSError`` when
+    ``root`` itself cannot be read."""
+    listing = list_again(root, options, runner, None)[0]
+    settle_missing(listing)
+    return listing
 
 
 def list_again(
@@ -146,23 +151,28 @@ def list_again(
     keys: list[Path] = [p for p in (ignore_file, info_exclude) if p is not None]
     if gitdir is not None:
         keys.append(gitdir / "index")
+        run: git.ListingRun | None = None
         try:
             run = git.ListingRun(runner, root)
-            digest = run.digest()
+            relisting = previous is not None and previous.in_git
             if (
                 previous is not None
-                and previous.reusable(digest, lines)
+                and relisting
+                and previous.reusable(run.digest(), lines)
                 and run.missing() == previous.missing
             ):
                 return previous, True
             previous = None
+            parents = parent_dirs(run.tracked())  # while git still walks for untracked files
+            untracked = run.untracked()
+            parents.update(parent_dirs(untracked.paths))
+            parents.update(parent_dirs(untracked.repos))
             listed = run.listing()
-            tree = Tree.build(listed.paths, listed.repos)
-            missing = run.missing()
+            tree = Tree.build(listed.paths, listed.repos, parents)
+            digest = run.digest()
         except git.GitError as exc:
             log.warning("git cannot list %s (%s); walking it instead", root, exc)
         else:
-            tree.discard(set(missing))
             if tree.contains(".gitmodules"):
                 _submodules_as_repositories(tree, git.submodule_paths(root))
             if own:
@@ -177,12 +187,15 @@ def list_again(
                 _unique(keys),
                 ignore_file,
                 info_exclude,
-                set(missing),
-                digest,
-                lines,
-                missing,
-                tree.version,
+                digest=digest,
+                own_lines=lines,
+                built=tree.version,
+                pending=run,
             )
+            if relisting:
+                settle_missing(listing)  # already known: the check above needed them
+            else:
+                run.start_missing()
             return listing, False
         keys.pop()
     excludes = global_excludes(runner, root)
@@ -215,6 +228,30 @@ def list_again(
         built=tree.version,
     )
     return listing, same and previous is not None and previous.unreadable == listing.unreadable
+
+
+def settle_missing(listing: Listing) -> None:
+    """Take the deleted tracked files out of a listing that did not wait for them.
+
+    The first listing answers without them: looking for them costs a
+    ``stat`` per tracked file, as much as the listing itself. A tracked file
+    deleted before the provider started can so show in its first answer, and
+    not after. Call before any other edit of the tree.
+    """
+    run, listing.pending = listing.pending, None
+    if run is None:
+        return
+    try:
+        missing = run.missing()
+    except git.GitError as exc:
+        log.warning("git cannot list deleted files in %s (%s)", listing.root, exc)
+        return
+    listing.known.update(missing)
+    listing.missing = missing
+    unedited = listing.tree.version == listing.built
+    listing.tree.discard(set(missing))
+    if unedited:
+        listing.built = listing.tree.version
 
 
 def _submodules_as_repositories(tree: Tree, paths: set[str]) -> None:

@@ -27,7 +27,13 @@ from typing import Protocol
 from providers.core.ignore import GITIGNORE
 from providers.core.watch import Changes, ChangeWatcher
 from providers.file_tree import git
-from providers.file_tree.listing import Listing, ListingOptions, list_again, rules_for
+from providers.file_tree.listing import (
+    Listing,
+    ListingOptions,
+    list_again,
+    rules_for,
+    settle_missing,
+)
 from providers.file_tree.walk import is_nested_repository, walk
 
 log = logging.getLogger(__name__)
@@ -81,6 +87,7 @@ class LiveListing:
         self._runner = runner
         self._factory = watcher_factory
         self._watcher: Watcher | None = None
+        self._watch_wanted = False  # the first listing is done; the watcher waits for the answer
         self._watching = False  # the watch was in place before the current listing began
         self._started_at = 0.0
         self._listing: Listing | None = None
@@ -105,8 +112,11 @@ class LiveListing:
         """
         if self._listing is None:
             listing = self._relist()
-            self._start_watcher()  # after: setting up the watch competes for the CPU
+            self._watch_wanted = self._factory is not None
             return listing
+        self.start_watching()  # no one said the answer went out: start now
+        if self._listing.pending is not None:
+            settle_missing(self._listing)
         watcher = self._watcher
         if watcher is None:
             return self._relist()
@@ -134,7 +144,22 @@ class LiveListing:
             self.incremental_updates += 1
         return self._listing
 
+    def start_watching(self) -> None:
+        """Start the watcher the first listing wants; called once its answer is sent.
+
+        Setting up the watch competes for the CPU, and watchfiles holds the
+        interpreter lock while it walks the tree (a second at 100k files), so it
+        must not run while the first answer is still on its way.
+        """
+        if self._watch_wanted:
+            self._watch_wanted = False
+            self._start_watcher()
+
     def close(self) -> None:
+        self._watch_wanted = False
+        if self._listing is not None and self._listing.pending is not None:
+            self._listing.pending.cancel()
+            self._listing.pending = None
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None

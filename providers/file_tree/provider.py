@@ -158,6 +158,12 @@ class FileTreeProvider:
             self._settings = settings
             self._drop()
 
+    def answer_sent(self) -> None:
+        """The first answer is out: the watcher may start (:meth:`LiveListing.start_watching`)."""
+        with self._lock:
+            if self._live is not None:
+                self._live.start_watching()
+
     def close(self) -> None:
         """Stop the watcher thread (the plugin process is about to exit)."""
         with self._lock:

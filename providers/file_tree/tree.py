@@ -36,6 +36,11 @@ def _parent(path: str) -> str:
     return path.rpartition("/")[0]
 
 
+def parent_dirs(paths: Iterable[str]) -> set[str]:
+    """The directories directly holding ``paths`` (``""``: the root), for :meth:`Tree.build`."""
+    return {p.rpartition("/")[0] for p in paths}
+
+
 class Dir:
     """One directory as the renderer sees it: counts, depth, sorted entries."""
 
@@ -133,15 +138,22 @@ class Tree:
         self.version = 0
 
     @classmethod
-    def build(cls, paths: list[str], repos: Iterable[str] = ()) -> Tree:
-        """A tree of ``paths`` (unique; sorted in place) plus nested repositories ``repos``."""
+    def build(
+        cls, paths: list[str], repos: Iterable[str] = (), parents: set[str] | None = None
+    ) -> Tree:
+        """A tree of ``paths`` (unique; sorted in place) plus nested repositories ``repos``.
+
+        ``parents``, when given, is :func:`parent_dirs` of ``paths`` and
+        ``repos``, worked out earlier (while git was still walking).
+        """
         tree = cls()
         tree._repos = {r.rstrip("/") for r in repos}
         if tree._repos:
             paths.extend(tree._repos)
         paths.sort()
         tree._files = paths
-        parents = {p.rpartition("/")[0] for p in paths}
+        if parents is None:
+            parents = parent_dirs(paths)
         dirs: set[str] = set()
         for directory in parents:
             while directory and directory not in dirs:

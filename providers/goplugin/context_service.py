@@ -21,7 +21,7 @@ import grpc
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2, context_pb2_grpc
 from providers.core.errors import ErrorCategory, ProviderError
-from providers.core.provider import ContextProvider
+from providers.core.provider import AnswerSentHook, ContextProvider
 from providers.core.request import checked_working_directory
 from providers.core.types import Contribution
 from providers.goplugin import convert
@@ -153,6 +153,10 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
             with self._lock:
                 result = provider.collect(core_request, counter)
                 ours = self._converted(result, name)
+            if isinstance(provider, AnswerSentHook) and not context.add_callback(
+                provider.answer_sent
+            ):
+                provider.answer_sent()  # the call already ended (cancelled): nothing to hold up
             response = context_pb2.ContextContribution()
             response.sections.extend(request.prior_sections)
             response.sections.extend(ours)

@@ -203,6 +203,8 @@ def test_config_exclude_show_files_and_max_depth(make_provider: Make, repo: Path
 def test_warm_turn_runs_no_git_and_returns_the_same_answer(make_provider: Make, repo: Path) -> None:
     provider, box, runner = fed(make_provider)
     first = provider.collect(request(repo), FallbackCounter())
+    assert box.made == []  # the watch waits until the answer is out
+    provider.answer_sent()
     assert box.last.started
     assert any(c.startswith("ls-files") for c in runner.calls)
     # The watch started after the first listing: one listing to catch up, same answer.
@@ -255,6 +257,35 @@ def test_tracked_files_come_back_whatever_the_rules(make_provider: Make, repo: P
     box.last.report(write(repo, "keep.log"), write(repo, "gone.log"), write(repo, "new.log"))
     text = collect(provider, repo)
     assert "keep.log" in text and "gone.log" in text and "new.log" not in text
+
+
+def test_the_watch_starts_on_the_next_turn_when_no_one_says_the_answer_went_out(
+    make_provider: Make, repo: Path
+) -> None:
+    """In-process use (tests, the standalone command) never calls ``answer_sent``."""
+    provider, box, _ = fed(make_provider)
+    collect(provider, repo)
+    assert box.made == []
+    collect(provider, repo)
+    assert box.last.started
+    provider.answer_sent()
+    assert len(box.made) == 1
+
+
+def test_first_answer_does_not_wait_for_deleted_files(make_provider: Make, repo: Path) -> None:
+    """The first turn costs the listing alone: the search for deleted tracked files (a stat
+    per tracked file) starts after it and is applied on the next turn."""
+    (repo / "docs" / "guide.md").unlink()
+    provider, _, runner = fed(make_provider, {"watch": False})
+    first = collect(provider, repo)
+    assert [c for c in runner.calls if c.startswith("ls-files")] == [
+        "ls-files -z -t --cached",
+        "ls-files -z --others --exclude-standard",
+        "ls-files -z --deleted",
+    ]
+    assert "guide.md" in first  # git still tracks it; the deleted files were not awaited
+    assert "guide.md" not in collect(provider, repo)
+    assert "guide.md" not in collect(provider, repo)
 
 
 def test_created_directory_is_listed_with_its_contents(make_provider: Make, repo: Path) -> None:

@@ -28,6 +28,7 @@ from providers.goplugin.handshake import COOKIE_KEY, COOKIE_VALUE
 from providers.goplugin.status import context_error_from
 from providers.host.callback_server import KernelCallbacks, kernel_token_count
 from providers.host.launcher import PluginProcess, parse_handshake, plugin_environment
+from tests.goplugin.answer_hook import HOOK_DELAY_S
 
 
 @pytest.fixture
@@ -365,3 +366,29 @@ def test_many_concurrent_calls_do_not_starve_workers(plugin: PluginProcess, samp
         )
     assert all(r.sections for r in replies)
     assert len({r.SerializeToString() for r in replies}) == 1
+
+
+def test_answer_sent_is_called_after_the_answer_goes_out(tmp_path: Path) -> None:
+    """A provider's ``answer_sent`` (the file tree starts its watcher there) runs once the
+    kernel has the answer: the Contribute call does not wait for it."""
+    root = Path(__file__).resolve().parents[2]
+    command = [
+        sys.executable,
+        "-c",
+        f"import sys; sys.path.insert(0, {str(root)!r}); from providers.goplugin.entry import run;"
+        " run('tests.goplugin.answer_hook:HookProvider')",
+    ]
+    plugin = PluginProcess.launch(command, local_name="hook")
+    try:
+        started = time.monotonic()
+        reply = plugin.stub.Contribute(request(tmp_path, 100), timeout=30)
+        took = time.monotonic() - started
+        assert reply.sections[-1].content[0].text.text == "hook\n"
+        assert took < HOOK_DELAY_S
+        events = tmp_path / "events"
+        deadline = time.monotonic() + 10
+        while "answer_sent" not in events.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert events.read_text() == "collect\nanswer_sent\n"
+    finally:
+        plugin.close()
