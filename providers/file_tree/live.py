@@ -64,6 +64,9 @@ def default_watcher(root: Path) -> Watcher:
 
 _KeyState = tuple[tuple[int, int, int] | None, ...]
 
+_TRIM_AFTER_FILES = 20_000
+"""Listings this big leave megabytes of freed heap behind; smaller ones are not worth a call."""
+
 READY_TIMEOUT_S = 60.0
 """A watcher not in place after this long (a huge tree) is given up: list every turn."""
 
@@ -180,7 +183,8 @@ class LiveListing:
         del previous
         if not unchanged:
             self._generation += 1
-        _return_free_memory()
+        if listing.tree.leaves >= _TRIM_AFTER_FILES:
+            _return_free_memory()
         self._listing = listing
         self._keys = _key_state(listing.key_files)
         self.full_listings += 1

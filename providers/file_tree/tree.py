@@ -170,6 +170,11 @@ class Tree:
         return cls.build([e for e in unique if not e.endswith("/")], repos)
 
     @property
+    def leaves(self) -> int:
+        """How many leaves (files and nested repositories) are listed."""
+        return len(self._files)
+
+    @property
     def root(self) -> Dir:
         return self.view("", None)
 

@@ -45,6 +45,7 @@ class KernelConnection:
         self._known = threading.Event()
         self._lock = threading.Lock()
         self._channel: grpc.Channel | None = None
+        self._stub: kernel_pb2_grpc.KernelCallbackServiceStub | None = None
         self._closed = False
 
     def offer(self, service_id: int, network: str, address: str) -> None:
@@ -62,6 +63,7 @@ class KernelConnection:
             if self._closed or self._address is None or self._channel is not None:
                 return
             self._channel = grpc.insecure_channel(self._address, options=_CHANNEL_OPTIONS)
+            self._stub = kernel_pb2_grpc.KernelCallbackServiceStub(self._channel)
             channel = self._channel
         with contextlib.suppress(grpc.FutureTimeoutError):
             grpc.channel_ready_future(channel).result(timeout=_BROKER_WAIT_S)
@@ -78,6 +80,7 @@ class KernelConnection:
             if self._channel is not None:
                 self._channel.close()
                 self._channel = None
+                self._stub = None
 
     def stub(
         self, wait: float = _BROKER_WAIT_S
@@ -88,9 +91,10 @@ class KernelConnection:
         with self._lock:
             if self._closed or self._address is None:
                 return None
-            if self._channel is None:
+            if self._stub is None:
                 self._channel = grpc.insecure_channel(self._address, options=_CHANNEL_OPTIONS)
-            return kernel_pb2_grpc.KernelCallbackServiceStub(self._channel)
+                self._stub = kernel_pb2_grpc.KernelCallbackServiceStub(self._channel)
+            return self._stub
 
 
 class TokenCountCache:
