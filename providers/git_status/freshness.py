@@ -78,12 +78,12 @@ class Freshness:
         self._dirty = True
 
     def start_watching(self) -> None:
-        """Start the watchers once the first snapshot is taken.
+        """Start the watchers once the first answer is out.
 
         Setting up a recursive watch holds the GIL while it walks the tree (about
-        3 s for 100k files), so starting it alongside the cold turn's ``git
-        status`` would stall that turn; started after it, it only delays the
-        moment turns stop recomputing.
+        3 s for 100k files), so starting it during the cold turn would stall
+        that turn; started after its answer is sent (the provider's
+        ``answer_sent``), it only delays the moment turns stop recomputing.
         """
         if not self._started:
             self._started = True

@@ -95,6 +95,12 @@ class GitStatusProvider:
             self._close()
             return Contribution()
 
+    def answer_sent(self) -> None:
+        """The answer is out: the watchers may start (:meth:`Freshness.start_watching`)."""
+        with self._lock:
+            if self._tracker is not None:
+                self._tracker.start_watching()
+
     def close(self) -> None:
         """Stop watching; the next collect starts afresh."""
         with self._lock:

@@ -51,6 +51,7 @@ class RepoTracker:
         self, budget: int, model_id: str, touched: Iterable[str], counter: TokenCounter
     ) -> Contribution:
         """This turn's contribution; raises what the snapshot raises (and recomputes next turn)."""
+        self.start_watching()  # no one said the last answer went out: start now
         if self._freshness.changed(self._touched(touched)) or self._snapshot is None:
             try:
                 self._snapshot = self._snapshotter.take()
@@ -58,7 +59,6 @@ class RepoTracker:
                 self._snapshot = None
                 self._freshness.invalidate()
                 raise
-            self._freshness.start_watching()
         key = (self._snapshot, budget, model_id)
         if self._answer is not None and self._answer[0] == key:
             return self._answer[1]
@@ -75,6 +75,11 @@ class RepoTracker:
             contribution = Contribution((section,))
         self._answer = (key, contribution)
         return contribution
+
+    def start_watching(self) -> None:
+        """Start the watchers once a snapshot is out (see :meth:`Freshness.start_watching`)."""
+        if self._snapshot is not None:
+            self._freshness.start_watching()
 
     def stop(self) -> None:
         self._freshness.stop()

@@ -42,6 +42,7 @@ def test_warm_turn_runs_no_git_with_the_real_watcher(
     collect(provider, repo)
     assert time.monotonic() - started < 2
     assert first_turn(commands(log)) == ["rev-parse", "log", "status"]
+    provider.answer_sent()  # as the adapter does once the answer is out
     time.sleep(0.5)  # the watcher gets ready, and reports anything our own runs caused
     settled = collect(provider, repo)  # first turn with the watch in place: recomputes
     assert commands(log)[3:] == ["status"]
