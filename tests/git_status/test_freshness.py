@@ -20,8 +20,9 @@ Make = Callable[..., GitStatusProvider]
 
 
 def first_turn(names: list[str]) -> list[str]:
-    """The first snapshot runs ``log`` alongside ``status``: their order is not fixed."""
-    return [*names[:1], *sorted(names[1:3]), *names[3:]]
+    """The first snapshot runs ``log`` alongside ``status`` (their order is not fixed);
+    finding the repository runs nothing (a plain ``.git`` directory)."""
+    return [*sorted(names[:2]), *names[2:]]
 
 
 def commands(log: Path) -> list[str]:
@@ -41,15 +42,15 @@ def test_warm_turn_runs_no_git_with_the_real_watcher(
     started = time.monotonic()
     collect(provider, repo)
     assert time.monotonic() - started < 2
-    assert first_turn(commands(log)) == ["rev-parse", "log", "status"]
+    assert first_turn(commands(log)) == ["log", "status"]
     provider.answer_sent()  # as the adapter does once the answer is out
     time.sleep(0.5)  # the watcher gets ready, and reports anything our own runs caused
     settled = collect(provider, repo)  # first turn with the watch in place: recomputes
-    assert commands(log)[3:] == ["status"]
+    assert commands(log)[2:] == ["status"]
     time.sleep(0.3)
     for _ in range(3):
         assert collect(provider, repo) is settled
-    assert len(runs(log)) == 4
+    assert len(runs(log)) == 3
 
 
 def test_real_watcher_notices_an_edit(make_provider: Make, tmp_path: Path, repo: Path) -> None:
@@ -61,7 +62,7 @@ def test_real_watcher_notices_an_edit(make_provider: Make, tmp_path: Path, repo:
     while "modified: README" not in text_of(collect(provider, repo)):
         assert time.monotonic() < deadline, "the edit never showed up"
         time.sleep(0.02)
-    assert "log" not in commands(log)[3:]  # HEAD did not move: no new git log
+    assert "log" not in commands(log)[2:]  # HEAD did not move: no new git log
 
 
 def test_fed_changes_recompute_only_what_changed(
@@ -72,23 +73,23 @@ def test_fed_changes_recompute_only_what_changed(
     provider = make_provider({"git": str(wrapper)}, watcher_factory=feed.factory)
     collect(provider, repo)
     assert feed.roots == [repo]
-    assert first_turn(commands(log)) == ["rev-parse", "log", "status"]
+    assert first_turn(commands(log)) == ["log", "status"]
 
     collect(provider, repo)
     # The watch starts after the first snapshot; the turn that finds it in place
     # recomputes once (a change may have slipped in before it was).
-    assert commands(log)[3:] == ["status"]
+    assert commands(log)[2:] == ["status"]
     collect(provider, repo)
-    assert len(runs(log)) == 4  # nothing fed: no git
+    assert len(runs(log)) == 3  # nothing fed: no git
 
     feed.change(repo / "README")
     collect(provider, repo)
-    assert commands(log)[4:] == ["status"]  # HEAD unchanged: the log is reused
+    assert commands(log)[3:] == ["status"]  # HEAD unchanged: the log is reused
 
     commit_file(repo, "new.txt", "n\n", "a new commit")
     feed.change(repo / ".git" / "refs" / "heads" / "main")
     assert " a new commit\n" in text_of(collect(provider, repo))
-    assert commands(log)[5:] == ["status", "log"]
+    assert commands(log)[4:] == ["status", "log"]
 
 
 def test_budget_change_re_renders_without_git(
@@ -104,7 +105,7 @@ def test_budget_change_re_renders_without_git(
     narrow = collect(provider, repo, 30)
     assert narrow.sections[0].tokens <= 30 < wide.sections[0].tokens
     assert "Recent commits" not in narrow.sections[0].text
-    assert len(runs(log)) == 4
+    assert len(runs(log)) == 3
 
 
 def test_stat_guard_covers_watcher_latency(make_provider: Make, tmp_path: Path, repo: Path) -> None:
@@ -131,7 +132,7 @@ def test_watch_false_runs_status_every_turn(
     provider = make_provider({"git": str(wrapper), "watch": False})
     for _ in range(3):
         collect(provider, repo)
-    assert first_turn(commands(log)) == ["rev-parse", "log", "status", "status", "status"]
+    assert first_turn(commands(log)) == ["log", "status", "status", "status"]
 
 
 def test_dead_watcher_means_recompute_every_turn(
@@ -176,4 +177,4 @@ def test_touched_paths_outside_the_repo_are_ignored(
     outside = tmp_path / "elsewhere.txt"
     outside.write_text("x\n")
     collect(provider, repo, touched=(str(outside),))
-    assert len(runs(log)) == 4
+    assert len(runs(log)) == 3

@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from providers.core.errors import ErrorCategory, ProviderError
-from providers.git_status.git import Git, Layout, NotARepository, find_executable
+from providers.git_status.git import (
+    Git,
+    Layout,
+    NotARepository,
+    find_executable,
+    plain_layout,
+)
 from tests.git_status.repos import commit_file, counting_git, git, runs, write_script
 
 
@@ -36,6 +42,37 @@ def test_discover_bare_and_inside_git_dir(tmp_path: Path, repo: Path) -> None:
     assert Git("git").discover(bare) == Layout(bare, bare, None, bare=True)
     inside = Git("git").discover(repo / ".git")
     assert inside is not None and inside.toplevel is None and not inside.bare
+
+
+def test_plain_layout_agrees_with_rev_parse_or_defers_to_it(tmp_path: Path, repo: Path) -> None:
+    """The cold turn's shortcut: a plain repository needs no ``rev-parse``; anything
+    unusual (linked worktree, bare, inside ``.git``, config moving the work tree) asks git."""
+    (repo / "sub").mkdir()
+    for where in (repo, repo / "sub"):
+        plain = plain_layout(where)
+        assert plain is not None
+        git(repo, "config", "core.fsmonitor", "false")  # any config change: still plain
+        assert plain == Git("git").discover(where)
+    wrapper, log = counting_git(tmp_path)
+    assert Git(str(wrapper)).discover(repo / "sub") is not None
+    assert runs(log) == []
+    worktree = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", str(worktree))
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    assert plain_layout(worktree) is None
+    assert plain_layout(bare) is None
+    assert plain_layout(repo / ".git" / "refs") is None
+    other = tmp_path / "other"
+    git(tmp_path, "init", "-q", str(other))
+    moved = tmp_path / "moved-tree"
+    moved.mkdir()
+    git(other, "config", "core.worktree", str(moved))
+    assert plain_layout(other) is None
+    assert Git("git").discover(other) == Layout(other / ".git", other / ".git", moved, bare=False)
+    git(other, "config", "--unset", "core.worktree")
+    git(other, "config", "core.bare", "true")
+    assert plain_layout(other) is None
 
 
 def test_not_a_repository_costs_no_process(tmp_path: Path) -> None:
@@ -91,9 +128,12 @@ def test_timeout_kills_git_and_is_retryable(tmp_path: Path, repo: Path) -> None:
 
 
 def test_safe_directory_refusal_is_source_unavailable(repo: Path) -> None:
+    """A plain ``.git`` we own is found without git; git's refusal shows at its first run."""
     environ = {**os.environ, "GIT_TEST_ASSUME_DIFFERENT_OWNER": "1"}
+    refusing = Git("git", environ=environ)
+    assert refusing.discover(repo) == Layout(repo / ".git", repo / ".git", repo, bare=False)
     with pytest.raises(ProviderError) as caught:
-        Git("git", environ=environ).discover(repo)
+        refusing.status(repo, untracked="normal")
     assert caught.value.category is ErrorCategory.SOURCE_UNAVAILABLE
     assert "safe.directory" in caught.value.message
     assert str(repo) in caught.value.message
