@@ -16,7 +16,7 @@ import logging
 import queue
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
 import grpc
@@ -127,18 +127,21 @@ class TokenCountCache:
         if stub is None:
             return self._fallback(texts, "no kernel connection")
         model_ref = model_pb2.ModelRef(id=model_id)
-        futures = [
-            stub.CountTokens.future(
-                kernel_pb2.CountTokensRequest(content=[text_block(t)], model_ref=model_ref),
-                timeout=_CALL_TIMEOUT_S,
-            )
+        requests = [
+            kernel_pb2.CountTokensRequest(content=[text_block(t)], model_ref=model_ref)
             for t in texts
         ]
-        self.calls += len(futures)
+        self.calls += len(requests)
+        answers: list[Callable[[], kernel_pb2.CountTokensResult]]
+        if len(requests) == 1:  # the usual case: a blocking call costs less than a future
+            answers = [lambda: stub.CountTokens(requests[0], timeout=_CALL_TIMEOUT_S)]
+        else:  # all in flight at once
+            futures = [stub.CountTokens.future(r, timeout=_CALL_TIMEOUT_S) for r in requests]
+            answers = [future.result for future in futures]
         results: list[int] = []
-        for text, future in zip(texts, futures, strict=True):
+        for text, answer in zip(texts, answers, strict=True):
             try:
-                results.append(future.result().count)
+                results.append(answer().count)
             except grpc.RpcError as exc:
                 code = exc.code() if isinstance(exc, grpc.Call) else None
                 results.append(self._fallback([text], f"CountTokens failed ({code})")[0])
