@@ -58,9 +58,12 @@ class ListingRun:
         self._untracked: GitListing | None = None
         self._missing: frozenset[str] | None = None
         self._deleted: Running | None = None
-        self._cached = runner.start(root, ["ls-files", "-z", "-t", "--cached"])
+        # Each is dropped once waited for: a finished Popen keeps what it read.
+        self._cached: Running | None = runner.start(root, ["ls-files", "-z", "-t", "--cached"])
         try:
-            self._others = runner.start(root, ["ls-files", "-z", "--others", "--exclude-standard"])
+            self._others: Running | None = runner.start(
+                root, ["ls-files", "-z", "--others", "--exclude-standard"]
+            )
         except GitError:
             self._cached.kill()
             raise
@@ -68,7 +71,9 @@ class ListingRun:
     def tracked(self) -> list[str]:
         """The tracked files (waits for the index's listing only); may include missing ones."""
         if self._tracked is None:
+            assert self._cached is not None
             out = self._wait(self._cached)[1]
+            self._cached = None
             self._hash.update(out)
             if out.startswith(b"S ") or b"\0S " in out:
                 self._skipped = [os.fsdecode(p) for p in _SKIPPED.findall(out)]
@@ -91,7 +96,9 @@ class ListingRun:
         """Untracked files git does not ignore (waits for the walk); ``name/`` are repositories."""
         if self._untracked is None:
             self.tracked()  # the digest covers both, in this order
+            assert self._others is not None
             _, out, err = self._wait(self._others)
+            self._others = None
             self._hash.update(b"\0\0")
             self._hash.update(out)
             paths = os.fsdecode(out).split("\0")
@@ -110,9 +117,15 @@ class ListingRun:
         return self._hash.digest()
 
     def listing(self) -> GitListing:
-        """Tracked and untracked files together; may still hold files :meth:`missing` names."""
+        """Tracked and untracked files together; may still hold files :meth:`missing` names.
+
+        Hands the paths over: afterwards :meth:`tracked` and :meth:`untracked`
+        are empty, so a run kept for :meth:`missing` holds no copy of them.
+        """
         untracked = self.untracked()
         paths = [*self.tracked(), *untracked.paths]
+        self._tracked = []
+        self._untracked = GitListing([], [], untracked.unreadable)
         return GitListing(paths, untracked.repos, untracked.unreadable)
 
     def start_missing(self) -> None:

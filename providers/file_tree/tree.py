@@ -1,10 +1,12 @@
-"""The listing as two sorted lists, files and directories, with counts by binary search.
+"""The listing as two sorted sets, files and directories, with counts by binary search.
 
 Everything below directory ``d`` sorts between ``d/`` and ``d0`` (``0``
 follows ``/``), so how many files and directories a collapsed directory holds
-is two ``bisect`` calls, and building the model costs a sort (git's output is
-already two sorted runs) and one pass for the parent directories. Nothing is
-done per file that the rendering does not show. Directories exist only while
+is two binary searches (and, for files, a count of separators in between), and
+building the model costs a sort (git's output is already two sorted runs) and
+one pass for the parent directories. Nothing is done per file that the
+rendering does not show. Files, most of the memory, are packed into one run of
+bytes (:mod:`packed`); directories, a few percent of them, are a list. Directories exist only while
 they hold a file, as in git's listing. A leaf in ``repos`` is a nested
 repository, listed as ``name/``.
 
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Iterator
+
+from providers.file_tree.packed import PackedPaths, decode, encode
 
 _AFTER_SLASH = "0"
 """The character after ``/``: ``d + "/"`` to ``d + "0"`` spans everything below ``d``."""
@@ -34,6 +38,16 @@ def _find(items: list[str], item: str) -> int | None:
 
 def _parent(path: str) -> str:
     return path.rpartition("/")[0]
+
+
+def _compact(names: list[str]) -> list[str]:
+    """The same strings, made afresh next to each other.
+
+    Each one was first made among many short-lived ones (the parent of every
+    path), so each would pin a mostly empty block of the allocator's memory:
+    megabytes at 300k files. Copies made together leave those blocks free.
+    """
+    return "\0".join(names).split("\0") if names else []
 
 
 def parent_dirs(paths: Iterable[str]) -> set[str]:
@@ -62,7 +76,7 @@ class Dir:
         self.name = path.rpartition("/")[2]
         self.parent = parent
         self.depth: int = 0 if parent is None else parent.depth + 1
-        lo, hi = _span(tree._files, path)
+        lo, hi = tree._files.span(path)
         self.file_count = hi - lo
         lo, hi = _span(tree._dirs, path)
         self.dir_count = hi - lo
@@ -98,23 +112,26 @@ class Dir:
         self._subdirs = len(out)
         files = tree._files
         repos = tree._repos
-        i, hi = _span(files, self.path)
+        byte_cut = len(encode(self.path)) + 1 if self.path else 0
+        i, hi = files.span(self.path)
         while i < hi:
-            path = files[i]
-            slash = path.find("/", cut)
+            entry = files[i]
+            slash = entry.find(b"/", byte_cut)
             if slash < 0:
+                path = decode(entry)
                 out.append((path[cut:] + "/" if path in repos else path[cut:], None))
                 i += 1
             else:  # a file deeper down: skip that subdirectory's span
-                i = bisect_left(files, path[:slash] + _AFTER_SLASH, i + 1, hi)
+                i = files.seek(entry[:slash] + b"0", i + 1, hi)
         return out
 
     def index_of(self, name: str) -> int | None:
         """Position of ``name`` in :meth:`children` (a directory before a same-named leaf)."""
         children = self.children()
+        key = encode(name)
         for lo, hi in ((0, self._subdirs), (self._subdirs, len(children))):
-            index = bisect_left(children, name, lo, hi, key=_leaf_key)
-            if index < hi and _leaf_key(children[index]) == name:
+            index = bisect_left(children, key, lo, hi, key=_leaf_key)
+            if index < hi and _leaf_key(children[index]) == key:
                 return index
         return None
 
@@ -123,15 +140,16 @@ class Dir:
         return self._tree.find_dir(path)
 
 
-def _leaf_key(child: tuple[str, Dir | None]) -> str:
-    return child[0].removesuffix("/") if child[1] is None else child[0]
+def _leaf_key(child: tuple[str, Dir | None]) -> bytes:
+    """A child's name as it sorts (by its bytes, as git sorts)."""
+    return encode(child[0].removesuffix("/") if child[1] is None else child[0])
 
 
 class Tree:
     """The listing: add and remove paths, count, look up; ``version`` moves on every change."""
 
     def __init__(self) -> None:
-        self._files: list[str] = []
+        self._files = PackedPaths()
         self._dirs: list[str] = []
         self._repos: set[str] = set()
         self._views: dict[str, Dir] = {}
@@ -150,16 +168,16 @@ class Tree:
         tree._repos = {r.rstrip("/") for r in repos}
         if tree._repos:
             paths.extend(tree._repos)
-        paths.sort()
-        tree._files = paths
         if parents is None:
             parents = parent_dirs(paths)
+        tree._files = PackedPaths.of(paths)
         dirs: set[str] = set()
         for directory in parents:
             while directory and directory not in dirs:
                 dirs.add(directory)
                 directory = _parent(directory)
-        tree._dirs = sorted(dirs)
+        del parents
+        tree._dirs = _compact(sorted(dirs))
         return tree
 
     @classmethod
@@ -196,13 +214,13 @@ class Tree:
         """Whether ``rel`` is a listed leaf (``name/`` for a repository) or directory."""
         if rel.endswith("/"):
             return rel[:-1] in self._repos
-        return _find(self._files, rel) is not None or _find(self._dirs, rel) is not None
+        return self._files.find(rel) is not None or _find(self._dirs, rel) is not None
 
     def inside_nested_repository(self, rel: str) -> bool:
         """Whether some ancestor of ``rel`` is a leaf: a nested repository or a gitlink."""
         ancestor = _parent(rel)
         while ancestor:
-            if ancestor in self._repos or _find(self._files, ancestor) is not None:
+            if ancestor in self._repos or self._files.find(ancestor) is not None:
                 return True
             ancestor = _parent(ancestor)
         return False
@@ -214,9 +232,8 @@ class Tree:
     def add(self, rel: str) -> bool:
         """Add a leaf (``name/`` for a repository); False when it was already there."""
         key = rel.rstrip("/")
-        if _find(self._files, key) is not None:
+        if not self._files.add(key):
             return False
-        insort(self._files, key)
         if rel.endswith("/"):
             self._repos.add(key)
         directory = _parent(key)
@@ -229,13 +246,10 @@ class Tree:
     def remove(self, rel: str) -> bool:
         """Remove a leaf or a whole directory; directories left empty above it go too."""
         key = rel.rstrip("/")
-        index = _find(self._files, key)
-        if index is not None:
-            del self._files[index]
+        if self._files.discard(key):
             self._repos.discard(key)
         elif _find(self._dirs, key) is not None:
-            lo, hi = _span(self._files, key)
-            del self._files[lo:hi]
+            self._files.delete(*self._files.span(key))
             lo, hi = _span(self._dirs, key)
             del self._dirs[lo:hi]
             self._dirs.remove(key)
@@ -244,7 +258,7 @@ class Tree:
             return False
         directory = _parent(key)
         while directory:
-            lo, hi = _span(self._files, directory)
+            lo, hi = self._files.span(directory)
             if lo < hi:
                 break
             self._dirs.remove(directory)
@@ -259,6 +273,8 @@ class Tree:
                 self.remove(leaf)
             return
         kept = [p for p in self._files if p not in leaves]
+        if len(kept) == len(self._files):
+            return
         rebuilt = Tree.build(kept)
         self._files, self._dirs = rebuilt._files, rebuilt._dirs
         self._repos -= leaves

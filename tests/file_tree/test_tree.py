@@ -5,9 +5,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from providers.file_tree.packed import encode
 from providers.file_tree.tree import Dir, Tree
 
-PARTS = st.sampled_from(["a", "b", "a.b", "c", "d.txt", "e.py", "ü", "a0"])
+# "\udcff": a name byte that is not UTF-8, as it decodes; it sorts by its byte, as git sorts.
+PARTS = st.sampled_from(["a", "b", "a.b", "c", "d.txt", "e.py", "ü", "a0", "\udcff", "é"])
 PATHS = st.lists(PARTS, min_size=1, max_size=4).map("/".join)
 
 
@@ -25,7 +27,7 @@ def brute_children(paths: set[str], directory: str) -> list[str]:
             dirs.add(head)
         else:
             leaves.add(rest)
-    return sorted(dirs) + sorted(leaves, key=lambda n: n.rstrip("/"))
+    return sorted(dirs) + sorted(leaves, key=lambda n: encode(n.rstrip("/")))
 
 
 def check(tree: Tree, paths: set[str]) -> None:
