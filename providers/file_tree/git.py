@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from providers.core.memory import LARGE_BLOCK, expect_large_blocks
 from providers.core.sources import Unavailable, read_text
 from providers.gitexec import GitError, GitRunner, Running
 
@@ -74,6 +75,8 @@ class ListingRun:
             assert self._cached is not None
             out = self._wait(self._cached)[1]
             self._cached = None
+            if len(out) >= LARGE_BLOCK:
+                expect_large_blocks()
             self._hash.update(out)
             if out.startswith(b"S ") or b"\0S " in out:
                 self._skipped = [os.fsdecode(p) for p in _SKIPPED.findall(out)]

@@ -18,13 +18,13 @@ from __future__ import annotations
 import logging
 import os
 import stat
-import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
 
 from providers.core.ignore import GITIGNORE
+from providers.core.memory import return_free_memory
 from providers.core.watch import Changes, ChangeWatcher
 from providers.file_tree import git
 from providers.file_tree.listing import (
@@ -184,7 +184,7 @@ class LiveListing:
         if not unchanged:
             self._generation += 1
         if listing.tree.leaves >= _TRIM_AFTER_FILES:
-            _return_free_memory()
+            return_free_memory()
         self._listing = listing
         self._keys = _key_state(listing.key_files)
         self.full_listings += 1
@@ -276,23 +276,6 @@ class LiveListing:
             if rel in listing.known or not rules.excluded_path(key, is_dir):
                 found.append(rel)
         return found
-
-
-def _return_free_memory() -> None:
-    """Give the heap that parsing git's output left free back to the system (glibc only).
-
-    Parsing a large listing briefly holds several copies of git's output;
-    glibc keeps freed heap pages mapped, so the process would stay at that
-    peak. ``malloc_trim`` returns them; elsewhere this does nothing.
-    """
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes  # only here: a listing was just built
-
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass  # not glibc (musl has no malloc_trim): memory is only a little higher
 
 
 def _key_state(paths: Iterable[Path]) -> _KeyState:
