@@ -199,10 +199,12 @@ class Tree:
     def view(self, path: str, parent: Dir | None = None) -> Dir:
         """The (cached) view of directory ``path``."""
         found = self._views.get(path)
+        if path and parent is None:
+            parent = self.view(_parent(path))
         if found is None:
-            if parent is None and path:
-                parent = self.view(_parent(path))
             found = self._views[path] = Dir(self, path, parent)
+        else:
+            found.parent = parent  # the parent's view may have been made again after a change
         return found
 
     def find_dir(self, rel: str) -> Dir | None:
@@ -225,9 +227,25 @@ class Tree:
             ancestor = _parent(ancestor)
         return False
 
-    def _changed(self) -> None:
+    def _changed(self, at: str | None = None) -> None:
+        """Move the version on; drop the views the change can affect (all, without ``at``).
+
+        A change at ``at`` alters the counts and entries of its ancestors only,
+        and removes whatever was below it: other views stay right, and the
+        next rendering after one created file lists only the directories on its
+        path again.
+        """
         self.version += 1
-        self._views.clear()
+        if at is None:
+            self._views.clear()
+            return
+        below = at + "/"
+        for path in [p for p in self._views if p == at or p.startswith(below)]:
+            del self._views[path]
+        ancestor = at
+        while ancestor:
+            ancestor = _parent(ancestor)
+            self._views.pop(ancestor, None)
 
     def add(self, rel: str) -> bool:
         """Add a leaf (``name/`` for a repository); False when it was already there."""
@@ -240,7 +258,7 @@ class Tree:
         while directory and _find(self._dirs, directory) is None:
             insort(self._dirs, directory)
             directory = _parent(directory)
-        self._changed()
+        self._changed(key)
         return True
 
     def remove(self, rel: str) -> bool:
@@ -263,7 +281,7 @@ class Tree:
                 break
             self._dirs.remove(directory)
             directory = _parent(directory)
-        self._changed()
+        self._changed(key)
         return True
 
     def discard(self, leaves: set[str]) -> None:
