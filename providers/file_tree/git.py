@@ -70,7 +70,17 @@ class ListingRun:
             raise
 
     def tracked(self) -> list[str]:
-        """The tracked files (waits for the index's listing only); may include missing ones."""
+        """The tracked files (waits for the index's listing only); may include missing ones.
+
+        Handed over: a second call returns none, so a run kept for
+        :meth:`missing` holds no copy of the listing. :meth:`untracked` too.
+        """
+        self._read_tracked()
+        paths, self._tracked = self._tracked, []
+        assert paths is not None
+        return paths
+
+    def _read_tracked(self) -> None:
         if self._tracked is None:
             assert self._cached is not None
             out = self._wait(self._cached)[1]
@@ -93,12 +103,18 @@ class ListingRun:
             if unmerged:  # one entry per conflict stage
                 paths = list(dict.fromkeys(paths))
             self._tracked = paths
-        return self._tracked
 
     def untracked(self) -> GitListing:
         """Untracked files git does not ignore (waits for the walk); ``name/`` are repositories."""
+        self._read_untracked()
+        listed = self._untracked
+        assert listed is not None
+        self._untracked = GitListing([], [], listed.unreadable)
+        return listed
+
+    def _read_untracked(self) -> None:
         if self._untracked is None:
-            self.tracked()  # the digest covers both, in this order
+            self._read_tracked()  # the digest covers both, in this order
             assert self._others is not None
             _, out, err = self._wait(self._others)
             self._others = None
@@ -112,23 +128,18 @@ class ListingRun:
             if repos:
                 paths = [p for p in paths if not p.endswith("/")]
             self._untracked = GitListing(paths, repos, len(_UNREADABLE.findall(err)))
-        return self._untracked
 
     def digest(self) -> bytes:
         """A hash of what both listings printed (waits for them): same digest, same listing."""
-        self.untracked()
+        self._read_untracked()
         return self._hash.digest()
 
     def listing(self) -> GitListing:
-        """Tracked and untracked files together; may still hold files :meth:`missing` names.
-
-        Hands the paths over: afterwards :meth:`tracked` and :meth:`untracked`
-        are empty, so a run kept for :meth:`missing` holds no copy of them.
-        """
+        """Tracked and untracked files together (handed over, as each of them is);
+        may still hold files :meth:`missing` names."""
         untracked = self.untracked()
-        paths = [*self.tracked(), *untracked.paths]
-        self._tracked = []
-        self._untracked = GitListing([], [], untracked.unreadable)
+        paths = self.tracked()
+        paths.extend(untracked.paths)
         return GitListing(paths, untracked.repos, untracked.unreadable)
 
     def start_missing(self) -> None:
@@ -139,7 +150,7 @@ class ListingRun:
     def missing(self) -> frozenset[str]:
         """Listed tracked files that are not in the work tree (waits for the listing too)."""
         if self._missing is None:
-            self.tracked()
+            self._read_tracked()
             self.start_missing()
             assert self._deleted is not None
             out = self._wait(self._deleted)[1]

@@ -21,6 +21,7 @@ from providers.core.ignore import (
 )
 from providers.core.paths import confine
 from providers.file_tree import git
+from providers.file_tree.packed import PackedPaths
 from providers.file_tree.tree import Tree, parent_dirs
 from providers.file_tree.walk import walk
 
@@ -163,12 +164,7 @@ def list_again(
             ):
                 return previous, True
             previous = None
-            parents = parent_dirs(run.tracked())  # while git still walks for untracked files
-            untracked = run.untracked()
-            parents.update(parent_dirs(untracked.paths))
-            parents.update(parent_dirs(untracked.repos))
-            listed = run.listing()
-            tree = Tree.build(listed.paths, listed.repos, parents)
+            tree, unreadable = _model(run)
             digest = run.digest()
         except git.GitError as exc:
             log.warning("git cannot list %s (%s); walking it instead", root, exc)
@@ -181,7 +177,7 @@ def list_again(
                 root,
                 tree,
                 True,
-                listed.unreadable,
+                unreadable,
                 own,
                 None,
                 _unique(keys),
@@ -228,6 +224,31 @@ def list_again(
         built=tree.version,
     )
     return listing, same and previous is not None and previous.unreadable == listing.unreadable
+
+
+_ADD_ONE_BY_ONE = 2048
+"""Up to this many untracked files join the packed tracked ones one at a time."""
+
+
+def _model(run: git.ListingRun) -> tuple[Tree, int]:
+    """The tree of what ``run`` lists, and how many directories git could not read.
+
+    The tracked files come first (the index is quick to read): they are
+    packed while git still walks the work tree for untracked ones, which
+    then join them, so little is left to do once the walk ends.
+    """
+    tracked = run.tracked()
+    parents = parent_dirs(tracked)
+    files = PackedPaths.of(tracked)
+    untracked = run.untracked()
+    repos = {r.rstrip("/") for r in untracked.repos}
+    parents.update(parent_dirs(untracked.paths), parent_dirs(repos))
+    if len(untracked.paths) + len(repos) <= _ADD_ONE_BY_ONE:
+        for path in (*untracked.paths, *repos):
+            files.add(path)
+    else:
+        files = PackedPaths.of([*files, *untracked.paths, *repos])
+    return Tree.assemble(files, repos, parents), untracked.unreadable
 
 
 def settle_missing(listing: Listing) -> None:

@@ -164,13 +164,19 @@ class Tree:
         ``parents``, when given, is :func:`parent_dirs` of ``paths`` and
         ``repos``, worked out earlier (while git was still walking).
         """
-        tree = cls()
-        tree._repos = {r.rstrip("/") for r in repos}
-        if tree._repos:
-            paths.extend(tree._repos)
+        repo_keys = {r.rstrip("/") for r in repos}
+        paths.extend(repo_keys)
         if parents is None:
             parents = parent_dirs(paths)
-        tree._files = PackedPaths.of(paths)
+        return cls.assemble(PackedPaths.of(paths), repo_keys, parents)
+
+    @classmethod
+    def assemble(cls, files: PackedPaths, repos: set[str], parents: set[str]) -> Tree:
+        """A tree of packed ``files`` (nested repositories ``repos`` among them), whose
+        :func:`parent_dirs` are ``parents``."""
+        tree = cls()
+        tree._repos = repos
+        tree._files = files
         dirs: set[str] = set()
         for directory in parents:
             while directory and directory not in dirs:
