@@ -97,6 +97,7 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
         self._configured_name: str | None = None
         self._lock = threading.Lock()  # one Contribute at a time: providers keep caches
         self._last: tuple[Contribution, str, list[content_pb2.ContextSection]] | None = None
+        self._hook: tuple[Callable[[], None], ...] | None = None
 
     def _converted(self, result: Contribution, name: str) -> list[content_pb2.ContextSection]:
         """Our sections as protos; an unchanged answer (the same object a warm turn
@@ -106,6 +107,13 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
         sections = [convert.section_to_proto(s, name) for s in result.sections]
         self._last = (result, name, sections)
         return sections
+
+    def _answer_sent_hook(self, provider: ContextProvider) -> Callable[[], None] | None:
+        """The provider's ``answer_sent``, if it has one (a protocol check costs
+        microseconds: done once)."""
+        if self._hook is None:
+            self._hook = (provider.answer_sent,) if isinstance(provider, AnswerSentHook) else ()
+        return self._hook[0] if self._hook else None
 
     def _section_provider_name(self, provider: ContextProvider) -> str:
         """wire-contract.md: config override, then OTEL_RESOURCE_ATTRIBUTES, then ours."""
@@ -153,10 +161,9 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
             with self._lock:
                 result = provider.collect(core_request, counter)
                 ours = self._converted(result, name)
-            if isinstance(provider, AnswerSentHook) and not context.add_callback(
-                provider.answer_sent
-            ):
-                provider.answer_sent()  # the call already ended (cancelled): nothing to hold up
+            hook = self._answer_sent_hook(provider)
+            if hook is not None and not context.add_callback(hook):
+                hook()  # the call already ended (cancelled): nothing to hold up
             response = context_pb2.ContextContribution()
             response.sections.extend(request.prior_sections)
             response.sections.extend(ours)
