@@ -7,7 +7,8 @@ every other exception is treated as a bug by the adapter.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from providers.core.budget import TokenCounter
@@ -45,3 +46,18 @@ class AnswerSentHook(Protocol):
     """
 
     def answer_sent(self) -> None: ...
+
+
+def unless_busy(lock: threading.Lock, work: Callable[[], None]) -> None:
+    """Run ``work`` holding ``lock``, or not at all when a turn holds it.
+
+    For ``answer_sent``: gRPC may call it on the thread that drives every
+    call, which must not wait for a turn; the running turn's ``collect``
+    starts the same work itself.
+    """
+    if not lock.acquire(blocking=False):
+        return
+    try:
+        work()
+    finally:
+        lock.release()

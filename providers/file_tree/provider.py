@@ -21,6 +21,7 @@ from providers.core.config import COMMON_ATTRIBUTES, non_negative_int, resolve_c
 from providers.core.errors import source_unavailable
 from providers.core.identity import published_identity
 from providers.core.paths import find_repo_root, normalise_touched
+from providers.core.provider import unless_busy
 from providers.core.request import checked_working_directory
 from providers.core.types import (
     AttrType,
@@ -160,9 +161,11 @@ class FileTreeProvider:
 
     def answer_sent(self) -> None:
         """The first answer is out: the watcher may start (:meth:`LiveListing.start_watching`)."""
-        with self._lock:
-            if self._live is not None:
-                self._live.start_watching()
+        unless_busy(self._lock, self._start_watching)
+
+    def _start_watching(self) -> None:
+        if self._live is not None:
+            self._live.start_watching()
 
     def close(self) -> None:
         """Stop the watcher thread (the plugin process is about to exit)."""

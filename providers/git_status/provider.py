@@ -16,6 +16,7 @@ from typing import Any
 
 from providers.core.budget import TokenCounter
 from providers.core.identity import published_identity
+from providers.core.provider import unless_busy
 from providers.core.request import checked_working_directory
 from providers.core.types import (
     Capabilities,
@@ -97,9 +98,11 @@ class GitStatusProvider:
 
     def answer_sent(self) -> None:
         """The answer is out: the watchers may start (:meth:`Freshness.start_watching`)."""
-        with self._lock:
-            if self._tracker is not None:
-                self._tracker.start_watching()
+        unless_busy(self._lock, self._start_watching)
+
+    def _start_watching(self) -> None:
+        if self._tracker is not None:
+            self._tracker.start_watching()
 
     def close(self) -> None:
         """Stop watching; the next collect starts afresh."""
