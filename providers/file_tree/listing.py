@@ -152,7 +152,6 @@ def list_again(
     keys: list[Path] = [p for p in (ignore_file, info_exclude) if p is not None]
     if gitdir is not None:
         keys.append(gitdir / "index")
-        run: git.ListingRun | None = None
         try:
             run = git.ListingRun(runner, root)
             relisting = previous is not None and previous.in_git
@@ -226,8 +225,10 @@ def list_again(
     return listing, same and previous is not None and previous.unreadable == listing.unreadable
 
 
-_ADD_ONE_BY_ONE = 2048
-"""Up to this many untracked files join the packed tracked ones one at a time."""
+def _one_by_one(untracked: int, tracked: int) -> bool:
+    """Whether adding the untracked files to the packed tracked ones one at a time
+    (each moves one block) beats packing everything again (about 1,000 adds' worth)."""
+    return untracked <= 16 + tracked // 1000
 
 
 def _model(run: git.ListingRun) -> tuple[Tree, int]:
@@ -243,7 +244,7 @@ def _model(run: git.ListingRun) -> tuple[Tree, int]:
     untracked = run.untracked()
     repos = {r.rstrip("/") for r in untracked.repos}
     parents.update(parent_dirs(untracked.paths), parent_dirs(repos))
-    if len(untracked.paths) + len(repos) <= _ADD_ONE_BY_ONE:
+    if _one_by_one(len(untracked.paths) + len(repos), len(files)):
         for path in (*untracked.paths, *repos):
             files.add(path)
     else:

@@ -198,10 +198,17 @@ class PackedPaths:
             return True
         b = max(bisect_right(self._firsts, key) - 1, 0)
         block = self._blocks[b]
-        block.insert(index - self._before[b], key)
+        local = index - self._before[b]
+        block.insert(local, key)
         if len(block) >= 2 * BLOCK:
             self._blocks[b : b + 1] = block.split()
-        self._reindex()
+            self._reindex()
+            return True
+        if local == 0:
+            self._firsts[b] = key
+        before = self._before
+        for later in range(b + 1, len(before)):
+            before[later] += 1
         return True
 
     def discard(self, path: str) -> bool:

@@ -41,6 +41,24 @@ def test_repository_listing_is_ls_files(tmp_path: Path, git_env: Path, seed: int
     assert set(result.tree.paths()) == git_listing(repo)
 
 
+@pytest.mark.parametrize("untracked", [3, 40])
+def test_untracked_files_join_the_tracked_ones(tmp_path: Path, untracked: int) -> None:
+    """A few untracked files are added to the packed tracked ones one by one; many make
+    it pack everything again. Either way the listing is git's, nested repositories too."""
+    repo = tmp_path / "repo"
+    for i in range(30):
+        (repo / "src" / f"d{i % 4}").mkdir(parents=True, exist_ok=True)
+        (repo / "src" / f"d{i % 4}" / f"tracked{i}.py").write_text("x\n")
+    (repo / ".gitignore").write_text("*.log\n")
+    init_repo(repo)
+    for i in range(untracked):
+        (repo / "src" / f"d{i % 5}").mkdir(parents=True, exist_ok=True)
+        (repo / "src" / f"d{i % 5}" / f"new{i}.py").write_text("y\n")
+        (repo / "src" / f"d{i % 5}" / f"new{i}.log").write_text("ignored\n")
+    init_repo(repo / "vendor" / "nested")
+    assert listed(repo) == git_listing(repo)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_walk_lists_what_git_would_after_init(tmp_path: Path, git_env: Path, seed: int) -> None:
     """Differential: the same generated tree, walked, then listed by git after ``git init``."""
