@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from providers._gen.pluggableharness.context.v1 import context_pb2
@@ -66,14 +67,20 @@ class TimedProvider:
         return time.perf_counter() - started
 
 
-def cold_contribute(published: str, repo: Path, budget: int, launches: int = 3) -> float:
-    """Median first Contribute on a freshly launched (and configured) process."""
-    samples = []
+def cold_contribute(
+    published: str, repo: Path, budget: int, floor: Callable[[], float], launches: int = 5
+) -> tuple[float, float]:
+    """Median first Contribute on a freshly launched (and configured) process, and the
+    median of ``floor()`` (seconds) measured right before each one: a shared machine's
+    load drifts between launches, and each pair sees the same load."""
+    colds: list[float] = []
+    floors: list[float] = []
     for _ in range(launches):
         provider = TimedProvider(published)
         try:
+            floors.append(floor())
             took, _ = provider.contribute(provider.request(repo, budget))
         finally:
             provider.close()
-        samples.append(took)
-    return statistics.median(samples)
+        colds.append(took)
+    return statistics.median(colds), statistics.median(floors)
