@@ -8,9 +8,12 @@ Each turn calls :meth:`LiveListing.refresh`:
   (``core.ignore``, which agrees with git; tracked files are remembered) and
   added to or removed from the tree in place, without running git;
 - a changed ``.gitignore`` (outside ignored directories) or ignore file,
-  git's index or excludes file, a repository appearing or vanishing, a
-  watcher overflow, a dead watcher or no watcher at all: a full re-list, which
-  is always correct, only slower.
+  git's index or excludes file, a repository appearing or vanishing or a
+  watcher overflow: a full re-list, which is always correct, only slower.
+
+Without a watcher (``watch = false``, or it failed) each turn compares the
+listed directories' times with those stamped after the last listing
+(:mod:`stamps`): unchanged, the cached listing; changed, a full re-list.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from providers.file_tree.listing import (
     rules_for,
     settle_missing,
 )
+from providers.file_tree.stamps import DirStamps
 from providers.file_tree.walk import is_nested_repository, walk
 
 log = logging.getLogger(__name__)
@@ -91,6 +95,8 @@ class LiveListing:
         self._factory = watcher_factory
         self._watcher: Watcher | None = None
         self._watch_wanted = False  # the first listing is done; the watcher waits for the answer
+        self._by_stamps = watcher_factory is None  # no watcher: directory times say what changed
+        self._stamps: DirStamps | None = None
         self._watching = False  # the watch was in place before the current listing began
         self._started_at = 0.0
         self._listing: Listing | None = None
@@ -121,7 +127,17 @@ class LiveListing:
         if self._listing.pending is not None:
             settle_missing(self._listing)
         watcher = self._watcher
+        if watcher is not None and self._watching and not watcher.alive:
+            log.warning("the watch on %s stopped; checking directory times instead", self.root)
+            self._give_up_watching()
+            watcher = None
         if watcher is None:
+            if (
+                self._stamps is not None
+                and not self._stamps.changed()
+                and _key_state(self._listing.key_files) == self._keys
+            ):
+                return self._listing
             return self._relist()
         if not self._watching:
             if watcher.start(0.0):
@@ -132,8 +148,8 @@ class LiveListing:
                 if _key_state(self._listing.key_files) != self._keys:
                     return self._relist()
                 return self._listing
-            log.warning("the watch on %s did not start; listing it again every turn", self.root)
-            self.close()
+            log.warning("the watch on %s did not start; checking directory times", self.root)
+            self._give_up_watching()
             return self._relist()
         changes = watcher.drain()
         if changes.overflow or _key_state(self._listing.key_files) != self._keys:
@@ -168,6 +184,13 @@ class LiveListing:
             self._watcher = None
         self._watching = False
 
+    def _give_up_watching(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+        self._watching = False
+        self._by_stamps = True
+
     def _start_watcher(self) -> None:
         if self._factory is None:
             return
@@ -179,8 +202,12 @@ class LiveListing:
     def _relist(self) -> Listing:
         """List everything again; an unchanged result keeps the tree (and its version)."""
         previous, self._listing = self._listing, None
+        started_ns = time.time_ns()
         listing, unchanged = list_again(self.root, self._options, self._runner, previous)
         del previous
+        self._stamps = None
+        if self._by_stamps:
+            self._stamps = _stamps_of(listing, started_ns)
         if not unchanged:
             self._generation += 1
         if listing.tree.leaves >= _TRIM_AFTER_FILES:
@@ -276,6 +303,15 @@ class LiveListing:
             if rel in listing.known or not rules.excluded_path(key, is_dir):
                 found.append(rel)
         return found
+
+
+def _stamps_of(listing: Listing, started_ns: int) -> DirStamps:
+    tree = listing.tree
+    dirs = tree.directories()
+    gitignores = [
+        path for path in (GITIGNORE, *(f"{d}/{GITIGNORE}" for d in dirs)) if tree.contains(path)
+    ]
+    return DirStamps.take(listing.root, dirs, gitignores, started_ns)
 
 
 def _key_state(paths: Iterable[Path]) -> _KeyState:

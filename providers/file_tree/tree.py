@@ -193,6 +193,10 @@ class Tree:
         repos = [e for e in unique if e.endswith("/")]
         return cls.build([e for e in unique if not e.endswith("/")], repos)
 
+    def directories(self) -> list[str]:
+        """Every listed directory (not the root), sorted; do not change the list."""
+        return self._dirs
+
     @property
     def leaves(self) -> int:
         """How many leaves (files and nested repositories) are listed."""

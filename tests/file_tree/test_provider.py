@@ -363,7 +363,18 @@ def test_a_slow_watcher_does_not_hold_up_the_first_turns(make_provider: Make, re
     assert len(runner.calls) == after
 
 
-def test_a_failed_watcher_means_listing_every_turn(make_provider: Make, repo: Path) -> None:
+def age(root: Path) -> None:
+    """Date everything a minute back, as if written long ago (a directory changed since
+    its listing began may have changed while it was read: it counts as changed)."""
+    past = time.time() - 60
+    for directory, _, files in os.walk(root):
+        for name in (*files, ""):
+            os.utime(os.path.join(directory, name), (past, past))
+
+
+def test_a_failed_watcher_falls_back_to_directory_times(make_provider: Make, repo: Path) -> None:
+    """Issue 4: "cheap checks of .git/index and directory mtimes where a watcher is not
+    possible"."""
     provider, box, runner = fed(make_provider)
     warm_up(provider, repo)
     runner.calls.clear()
@@ -371,16 +382,40 @@ def test_a_failed_watcher_means_listing_every_turn(make_provider: Make, repo: Pa
     for name in ("one.txt", "two.txt"):
         write(repo, name)
         assert name in collect(provider, repo)
-    assert listings(runner) == 2
-
-
-def test_without_a_watcher_every_turn_lists(make_provider: Make, repo: Path) -> None:
-    provider, box, runner = fed(make_provider, {"watch": False})
+    assert box.last.stopped
+    age(repo)
+    collect(provider, repo)  # the last listing saw fresh directories: once more
+    before = listings(runner)
     collect(provider, repo)
-    write(repo, "surprise.txt")
-    assert "surprise.txt" in collect(provider, repo)
+    collect(provider, repo)
+    assert listings(runner) == before
+
+
+def test_without_a_watcher_unchanged_directories_mean_no_listing(
+    make_provider: Make, repo: Path
+) -> None:
+    write(repo, "scratch/todo.txt")  # untracked
+    age(repo)
+    provider, box, runner = fed(make_provider, {"watch": False})
+    assert "todo.txt" in collect(provider, repo)
+    collect(provider, repo)
     assert box.made == []
+    assert listings(runner) == 1  # nothing changed: no git, no walk
+    write(repo, "src/app/surprise.py")  # its directory's time moves
+    assert "surprise.py" in collect(provider, repo)
     assert listings(runner) == 2
+    age(repo)
+    collect(provider, repo)
+    listed = listings(runner)
+    with (repo / ".gitignore").open("a") as handle:  # edited in place: no directory changes
+        handle.write("scratch/\n")
+    age(repo)
+    assert "todo.txt" not in collect(provider, repo)
+    assert listings(runner) == listed + 1
+    git(repo, "add", "src/app/surprise.py")  # the index changes
+    age(repo)
+    collect(provider, repo)
+    assert listings(runner) == listed + 2
 
 
 def test_walk_mode_updates_without_git(make_provider: Make, tmp_path: Path) -> None:
