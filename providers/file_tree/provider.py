@@ -73,7 +73,8 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
     ConfigAttribute(
         "watch",
         AttrType.BOOL,
-        "Keep the listing current with a file watcher; false lists again on every turn.",
+        "Keep the listing current with a file watcher; false compares directory times each "
+        "turn (a stat per directory) and lists again only when one changed.",
         default=True,
     ),
 )
