@@ -75,6 +75,15 @@ class ProviderHandle:
         finally:
             self._ready.set()
 
+    def close(self, timeout: float) -> None:
+        """Let a loaded provider stop what it started (watchers, git runs still going),
+        waiting at most ``timeout`` seconds: a turn may hold its lock."""
+        close = getattr(self._provider, "close", None) if self._ready.is_set() else None
+        if callable(close):
+            closing = threading.Thread(target=close, name="provider-close", daemon=True)
+            closing.start()
+            closing.join(timeout)
+
     def get(self) -> ContextProvider:
         self._ready.wait()
         if self._provider is None:

@@ -113,6 +113,7 @@ def _shutdown(plugin: PluginServer) -> None:
     install_logging(None)
     started = time.monotonic()
     plugin.server.stop(grace=0.2).wait(0.5)
+    plugin.handle.close(timeout=0.2)  # no git process outlives us
     if plugin.socket_dir:
         try:
             os.unlink(plugin.address)

@@ -14,10 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from providers._gen.pluggableharness.context.v1 import context_pb2
+from providers._gen.pluggableharness.model.v1 import model_pb2
 from providers.core.budget import FallbackCounter
 from providers.core.errors import ErrorCategory, ProviderError
 from providers.core.types import AttrType, Stability
 from providers.file_tree.provider import FileTreeProvider
+from providers.host.launcher import PluginProcess
+from tests.conftest import script
 from tests.file_tree.helpers import (
     CountingRunner,
     WatcherBox,
@@ -487,3 +491,49 @@ def test_unreadable_directory_is_skipped_and_counted(tmp_path: Path, in_git: boo
         (root / "locked").chmod(0o755)
     assert paths == ["ok/a.txt"]
     assert unreadable == 1
+
+
+def test_no_git_process_outlives_the_plugin(tmp_path: Path, repo: Path) -> None:
+    """The search for deleted files runs after the first answer; Kill() stops it too."""
+    real_git = shutil.which("git")
+    assert real_git is not None
+    pids = tmp_path / "slow-git-pids"
+    wrapper_dir = tmp_path / "bin"
+    wrapper_dir.mkdir()
+    wrapper = wrapper_dir / "git"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        'case "$*" in *--deleted*) echo $$ >> ' + str(pids) + "; sleep 30;; esac\n"
+        f'exec {real_git} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    path = f"{wrapper_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+    plugin = PluginProcess.launch(
+        [script("context-file-tree")], local_name="tree", env_overrides={"PATH": path}
+    )
+    try:
+        reply = plugin.stub.Contribute(
+            context_pb2.ContextRequest(
+                token_budget=500,
+                working_directory=str(repo),
+                model_target=model_pb2.ModelTarget(id="m"),
+            ),
+            timeout=30,
+        )
+        assert "main.py" in reply.sections[-1].content[0].text.text
+        deadline = time.monotonic() + 10
+        while not pids.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        pid = int(pids.read_text().split()[0])
+    finally:
+        plugin.close()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(pid, 9)
+        pytest.fail("git ls-files --deleted outlived the plugin")
