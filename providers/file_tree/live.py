@@ -307,11 +307,7 @@ class LiveListing:
 
 def _stamps_of(listing: Listing, started_ns: int) -> DirStamps:
     tree = listing.tree
-    dirs = tree.directories()
-    gitignores = [
-        path for path in (GITIGNORE, *(f"{d}/{GITIGNORE}" for d in dirs)) if tree.contains(path)
-    ]
-    return DirStamps.take(listing.root, dirs, gitignores, started_ns)
+    return DirStamps.take(listing.root, tree.directories(), tree.named(GITIGNORE), started_ns)
 
 
 def _key_state(paths: Iterable[Path]) -> _KeyState:

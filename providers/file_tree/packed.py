@@ -184,6 +184,20 @@ class PackedPaths:
         index = self.seek(key)
         return index if index < len(self) and self[index] == key else None
 
+    def named(self, name: str) -> list[str]:
+        """Every entry whose last component is ``name`` (a byte scan, no per-entry work)."""
+        found: list[str] = []
+        key = encode(name) + b"\0"
+        for block in self._blocks:
+            blob = b"\0" + bytes(block.blob)  # every entry now starts after a NUL
+            for lead in (b"\0", b"/"):
+                at = blob.find(lead + key)
+                while at >= 0:
+                    start = blob.rfind(b"\0", 0, at + 1) + 1
+                    found.append(decode(blob[start : at + 1 + len(key) - 1]))
+                    at = blob.find(lead + key, at + 1)
+        return sorted(set(found))
+
     # Changes --------------------------------------------------------------------
 
     def add(self, path: str) -> bool:

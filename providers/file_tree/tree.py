@@ -193,6 +193,10 @@ class Tree:
         repos = [e for e in unique if e.endswith("/")]
         return cls.build([e for e in unique if not e.endswith("/")], repos)
 
+    def named(self, name: str) -> list[str]:
+        """Every listed file called ``name``, at any depth."""
+        return self._files.named(name)
+
     def directories(self) -> list[str]:
         """Every listed directory (not the root), sorted; do not change the list."""
         return self._dirs

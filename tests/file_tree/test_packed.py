@@ -52,6 +52,7 @@ def check_edits(start: set[str], edits: list[tuple[bool, str]], probe: str) -> N
     for path in model:
         index = packed.find(path)
         assert index is not None and packed[index] == encode(path)
+    assert packed.named(probe) == sorted(p for p in model if p == probe or p.endswith("/" + probe))
     below = [p for p in model if p.startswith(probe + "/")]
     lo, hi = packed.span(probe)
     assert hi - lo == len(below)
