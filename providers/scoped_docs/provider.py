@@ -24,6 +24,7 @@ from typing import Any
 from providers.core.budget import TokenCounter
 from providers.core.identity import published_identity
 from providers.core.paths import RepoRoots, normalise_touched
+from providers.core.provider import unless_busy
 from providers.core.request import checked_working_directory
 from providers.core.types import Capabilities, ContextRequest, Contribution, Identity, Stability
 from providers.core.watch import ChangeWatcher
@@ -61,6 +62,7 @@ class _RootState:
         self.root = root
         self.catalog = Catalog(root, settings.rule_dirs, settings.nested_names, reader)
         self.watcher: ChangeWatcher | None = None
+        self.watch_wanted = False  # a turn was answered: start when told it went out
         self.watch_started = False
         self.watch_ready = False
         self.index = RuleIndex(())
@@ -122,6 +124,7 @@ class ScopedDocsProvider:
         root = self._roots.root(working_directory)
         with self._lock:
             state = self._state_for(root)
+            self._start_watching(state)  # no one said the last answer went out: start now
             self._sync(state)
             session = state.session(request.session_id)
             _, previous = state.sessions[request.session_id]
@@ -140,7 +143,7 @@ class ScopedDocsProvider:
                 return previous.contribution
             contribution = self._render(state, session, request.token_budget, counter)
             state.sessions[request.session_id] = (session, _Turn(key, version, contribution))
-            self._start_watching(state)
+            state.watch_wanted = state.watcher is not None
             return contribution
 
     # -- state ------------------------------------------------------------
@@ -157,11 +160,19 @@ class ScopedDocsProvider:
         self._state = state
         return state
 
+    def answer_sent(self) -> None:
+        """A turn's answer is out: the watch may start (see :meth:`_start_watching`)."""
+        unless_busy(self._lock, self._start_pending_watch)
+
+    def _start_pending_watch(self) -> None:
+        if self._state is not None:
+            self._start_watching(self._state)
+
     def _start_watching(self, state: _RootState) -> None:
-        """Start the watch once a turn is answered: setting up a recursive watch holds
-        the GIL while it walks the tree (seconds on a large repository), which must not
-        stall the cold turn. The turn that finds it in place re-checks everything."""
-        if state.watcher is not None and not state.watch_started:
+        """Start the watch once a turn's answer is sent: setting up a recursive watch
+        holds the GIL while it walks the tree (seconds on a large repository), which
+        must not stall that answer. The turn that finds it in place re-checks everything."""
+        if state.watch_wanted and not state.watch_started and state.watcher is not None:
             state.watch_started = True
             state.watcher.start(timeout=self._watch_start_timeout)
 

@@ -285,6 +285,7 @@ def test_watched_changes_are_picked_up(
 ) -> None:
     rule = write(repo, ".clinerules/api.md", "---\npaths: api/**\n---\nversion one\n")
     provider.collect(request(repo, ("api/a.py", "lib/b.py")), COUNTER)
+    provider.answer_sent()  # as the adapter does: the watch starts once the answer is out
     rule.write_text("---\npaths: api/**\n---\nversion two, longer\n", encoding="utf-8")
     new_rule = write(repo, ".clinerules/lib.md", "---\npaths: lib/**\n---\nlib rule\n")
     nested = write(repo, "api/AGENTS.md", "# api\n\nnested api\n")
