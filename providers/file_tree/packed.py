@@ -184,6 +184,35 @@ class PackedPaths:
         index = self.seek(key)
         return index if index < len(self) and self[index] == key else None
 
+    def direct(self, directory: str) -> list[str]:
+        """Names of the entries right in ``directory`` (``""``: the root), in order.
+
+        Walks each block's bytes directly and jumps over every subdirectory's
+        entries with one search, so the cost is what is listed, not what is below.
+        """
+        lo, hi = self.span(directory)
+        cut = len(encode(directory)) + 1 if directory else 0
+        names: list[str] = []
+        i = lo
+        while i < hi:
+            b = bisect_right(self._before, i) - 1
+            base = self._before[b]
+            block = self._blocks[b]
+            blob, starts = block.blob, block.starts
+            stop = min(len(block), hi - base)
+            j = i - base
+            while j < stop:
+                start, end = starts[j] + cut, starts[j + 1] - 1
+                slash = blob.find(_SLASH, start, end)
+                if slash < 0:
+                    names.append(decode(blob[start:end]))
+                    j += 1
+                else:  # a subdirectory: past its last entry
+                    j = self.seek(bytes(blob[starts[j] : slash]) + _AFTER_SLASH, base + j + 1, hi)
+                    j -= base
+            i = base + j
+        return names
+
     def named(self, name: str) -> list[str]:
         """Every entry whose last component is ``name`` (a byte scan, no per-entry work)."""
         found: list[str] = []

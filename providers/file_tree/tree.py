@@ -19,7 +19,7 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Iterator
 
-from providers.file_tree.packed import PackedPaths, decode, encode
+from providers.file_tree.packed import PackedPaths, encode
 
 _AFTER_SLASH = "0"
 """The character after ``/``: ``d + "/"`` to ``d + "0"`` spans everything below ``d``."""
@@ -110,19 +110,10 @@ class Dir:
             else:
                 i = bisect_left(dirs, child[:slash] + _AFTER_SLASH, i + 1, hi)
         self._subdirs = len(out)
-        files = tree._files
         repos = tree._repos
-        byte_cut = len(encode(self.path)) + 1 if self.path else 0
-        i, hi = files.span(self.path)
-        while i < hi:
-            entry = files[i]
-            slash = entry.find(b"/", byte_cut)
-            if slash < 0:
-                path = decode(entry)
-                out.append((path[cut:] + "/" if path in repos else path[cut:], None))
-                i += 1
-            else:  # a file deeper down: skip that subdirectory's span
-                i = files.seek(entry[:slash] + b"0", i + 1, hi)
+        prefix = self.path + "/" if self.path else ""
+        for name in tree._files.direct(self.path):
+            out.append((name + "/" if repos and prefix + name in repos else name, None))
         return out
 
     def index_of(self, name: str) -> int | None:

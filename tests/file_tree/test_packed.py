@@ -53,6 +53,10 @@ def check_edits(start: set[str], edits: list[tuple[bool, str]], probe: str) -> N
         index = packed.find(path)
         assert index is not None and packed[index] == encode(path)
     assert packed.named(probe) == sorted(p for p in model if p == probe or p.endswith("/" + probe))
+    for directory in ("", probe):
+        prefix = directory + "/" if directory else ""
+        right_in = [p[len(prefix) :] for p in byte_sorted(model) if p.startswith(prefix)]
+        assert packed.direct(directory) == [n for n in right_in if "/" not in n]
     below = [p for p in model if p.startswith(probe + "/")]
     lo, hi = packed.span(probe)
     assert hi - lo == len(below)
