@@ -156,8 +156,8 @@ def list_again(
             run = git.ListingRun(runner, root)
             relisting = previous is not None and previous.in_git
             if (
-                previous is not None
-                and relisting
+                relisting  # a walk's listing is never reused: do not wait for the digest
+                and previous is not None
                 and previous.reusable(run.digest(), lines)
                 and run.missing() == previous.missing
             ):

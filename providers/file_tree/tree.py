@@ -147,19 +147,11 @@ class Tree:
         self.version = 0
 
     @classmethod
-    def build(
-        cls, paths: list[str], repos: Iterable[str] = (), parents: set[str] | None = None
-    ) -> Tree:
-        """A tree of ``paths`` (unique; sorted in place) plus nested repositories ``repos``.
-
-        ``parents``, when given, is :func:`parent_dirs` of ``paths`` and
-        ``repos``, worked out earlier (while git was still walking).
-        """
+    def build(cls, paths: list[str], repos: Iterable[str] = ()) -> Tree:
+        """A tree of ``paths`` (unique; sorted in place) plus nested repositories ``repos``."""
         repo_keys = {r.rstrip("/") for r in repos}
         paths.extend(repo_keys)
-        if parents is None:
-            parents = parent_dirs(paths)
-        return cls.assemble(PackedPaths.of(paths), repo_keys, parents)
+        return cls.assemble(PackedPaths.of(paths), repo_keys, parent_dirs(paths))
 
     @classmethod
     def assemble(cls, files: PackedPaths, repos: set[str], parents: set[str]) -> Tree:

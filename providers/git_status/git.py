@@ -54,6 +54,11 @@ def find_executable(name: str) -> str:
     return os.path.abspath(found)
 
 
+def _looks_like_git_dir(path: Path) -> bool:
+    """What git checks before it takes a directory for a repository."""
+    return (path / "HEAD").is_file() and (path / "objects").is_dir() and (path / "refs").is_dir()
+
+
 def might_be_repository(directory: Path) -> bool:
     """Cheap stat-only precheck: could git find a repository from here?
 
@@ -61,13 +66,7 @@ def might_be_repository(directory: Path) -> bool:
     any ancestor), so a directory outside every repository costs no process.
     """
     for candidate in (directory, *directory.parents):
-        if (candidate / ".git").exists():
-            return True
-        if (
-            (candidate / "HEAD").is_file()
-            and (candidate / "objects").is_dir()
-            and (candidate / "refs").is_dir()
-        ):
+        if (candidate / ".git").exists() or _looks_like_git_dir(candidate):
             return True
     return False
 
@@ -100,11 +99,7 @@ def plain_layout(working_directory: Path) -> Layout | None:
             continue
         if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
             return None
-        if not (
-            (dot_git / "HEAD").is_file()
-            and (dot_git / "objects").is_dir()
-            and (dot_git / "refs").is_dir()
-        ):
+        if not _looks_like_git_dir(dot_git):
             return None  # git would walk past it: let git say where it ends up
         try:
             if os.stat(candidate).st_uid != os.geteuid():
@@ -147,11 +142,11 @@ class Git:
         one ``rev-parse``; ``--show-toplevel`` comes last because it fails
         (after printing the rest) where there is no working tree.
         """
-        if not might_be_repository(working_directory):
-            return None
         plain = plain_layout(working_directory)
         if plain is not None:
             return plain
+        if not might_be_repository(working_directory):
+            return None
         args = (
             "rev-parse",
             "--path-format=absolute",

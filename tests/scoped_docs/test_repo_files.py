@@ -16,15 +16,22 @@ from tests.conftest import git
 from tests.scoped_docs.conftest import write
 
 
-def test_git_listing_is_tracked_plus_untracked_minus_ignored(tmp_path: Path) -> None:
-    root = tmp_path / "r"
+def committed(root: Path, files: dict[str, str]) -> Path:
+    """A repository at ``root`` with ``files`` (what ``.gitignore`` allows) committed."""
     root.mkdir()
     git(root, "init", "-q")
-    write(root, ".gitignore", "build/\n")
-    write(root, "src/a.py", "a\n")
-    write(root, "build/out.js", "ignored\n")
+    for rel, text in files.items():
+        write(root, rel, text)
     git(root, "add", "-A")
     git(root, "commit", "-qm", "one")
+    return root
+
+
+def test_git_listing_is_tracked_plus_untracked_minus_ignored(tmp_path: Path) -> None:
+    root = committed(
+        tmp_path / "r",
+        {".gitignore": "build/\n", "src/a.py": "a\n", "build/out.js": "ignored\n"},
+    )
     write(root, "src/new file.py", "untracked\n")
     assert list_repo_files(root) == (".gitignore", "src/a.py", "src/new file.py")
     listed = git(root, "ls-files", "-co", "--exclude-standard", "-z").split("\0")
@@ -60,14 +67,7 @@ def test_walk_stops_at_the_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 def test_git_listing_leaves_out_deleted_files_and_falls_back_to_the_walk(tmp_path: Path) -> None:
-    root = tmp_path / "r"
-    root.mkdir()
-    git(root, "init", "-q")
-    write(root, ".gitignore", "*.log\n")
-    write(root, "a.py", "a\n")
-    write(root, "gone.py", "g\n")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "one")
+    root = committed(tmp_path / "r", {".gitignore": "*.log\n", "a.py": "a\n", "gone.py": "g\n"})
     (root / "gone.py").unlink()
     write(root, "x.log", "ignored\n")
     assert list_repo_files(root) == (".gitignore", "a.py")
