@@ -53,6 +53,9 @@ class ProviderHandle:
         self._ready = threading.Event()
         self._provider: ContextProvider | None = None
         self._error: BaseException | None = None
+        self.answer_sent: Callable[[], None] | None = None
+        """The provider's ``answer_sent``, if it has one (found once: a protocol check costs
+        microseconds per call)."""
 
     def load_in_background(self) -> None:
         threading.Thread(target=self._load, name="provider-import", daemon=True).start()
@@ -70,6 +73,8 @@ class ProviderHandle:
                 importlib.import_module(module_name), attr
             )
             self._provider = factory()
+            if isinstance(self._provider, AnswerSentHook):
+                self.answer_sent = self._provider.answer_sent
         except BaseException as exc:  # surfaced on first use, as an INTERNAL error
             self._error = exc
         finally:
@@ -106,7 +111,6 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
         self._configured_name: str | None = None
         self._lock = threading.Lock()  # one Contribute at a time: providers keep caches
         self._last: tuple[Contribution, str, list[content_pb2.ContextSection]] | None = None
-        self._hook: tuple[Callable[[], None], ...] | None = None
 
     def _converted(self, result: Contribution, name: str) -> list[content_pb2.ContextSection]:
         """Our sections as protos; an unchanged answer (the same object a warm turn
@@ -116,13 +120,6 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
         sections = [convert.section_to_proto(s, name) for s in result.sections]
         self._last = (result, name, sections)
         return sections
-
-    def _answer_sent_hook(self, provider: ContextProvider) -> Callable[[], None] | None:
-        """The provider's ``answer_sent``, if it has one (a protocol check costs
-        microseconds: done once)."""
-        if self._hook is None:
-            self._hook = (provider.answer_sent,) if isinstance(provider, AnswerSentHook) else ()
-        return self._hook[0] if self._hook else None
 
     def _section_provider_name(self, provider: ContextProvider) -> str:
         """wire-contract.md: config override, then OTEL_RESOURCE_ATTRIBUTES, then ours."""
@@ -170,7 +167,7 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
             with self._lock:
                 result = provider.collect(core_request, counter)
                 ours = self._converted(result, name)
-            hook = self._answer_sent_hook(provider)
+            hook = self._handle.answer_sent
             if hook is not None and not context.add_callback(hook):
                 hook()  # the call already ended (cancelled): nothing to hold up
             response = context_pb2.ContextContribution()
