@@ -179,17 +179,17 @@ class LiveListing:
         if self._listing is not None and self._listing.pending is not None:
             self._listing.pending.cancel()
             self._listing.pending = None
-        if self._watcher is not None:
-            self._watcher.stop()
-            self._watcher = None
-        self._watching = False
+        self._stop_watcher()
 
     def _give_up_watching(self) -> None:
+        self._stop_watcher()
+        self._by_stamps = True
+
+    def _stop_watcher(self) -> None:
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
         self._watching = False
-        self._by_stamps = True
 
     def _start_watcher(self) -> None:
         if self._factory is None:
