@@ -67,7 +67,8 @@ class Listing:
     built: int = 0
     """The tree's version when listed: it has not been edited since while it is the same."""
     pending: git.ListingRun | None = None
-    """The run still looking for deleted tracked files; :func:`settle_missing` takes them out."""
+    """The run that finds deleted tracked files (started by :meth:`git.ListingRun.start_missing`
+    once the first answer is out); :func:`settle_missing` takes them out."""
 
     def reusable(self, digest: bytes, own_lines: tuple[str, ...]) -> bool:
         return (
@@ -189,8 +190,6 @@ def list_again(
             )
             if relisting:
                 settle_missing(listing)  # already known: the check above needed them
-            else:
-                run.start_missing()
             return listing, False
         keys.pop()
     excludes = global_excludes(runner, root)

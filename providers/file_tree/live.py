@@ -18,6 +18,7 @@ listed directories' times with those stamped after the last listing
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import stat
@@ -164,12 +165,17 @@ class LiveListing:
         return self._listing
 
     def start_watching(self) -> None:
-        """Start the watcher the first listing wants; called once its answer is sent.
+        """Start what the first listing left for later; called once its answer is sent.
 
-        Setting up the watch competes for the CPU, and watchfiles holds the
-        interpreter lock while it walks the tree (a second at 100k files), so it
-        must not run while the first answer is still on its way.
+        That is the search for deleted tracked files (a ``stat`` per tracked
+        file) and the watcher. Both compete for the CPU, and watchfiles holds
+        the interpreter lock while it walks the tree (a second at 100k files),
+        so neither may run while the first answer is still on its way.
         """
+        pending = self._listing.pending if self._listing is not None else None
+        if pending is not None:
+            with contextlib.suppress(git.GitError):  # settle_missing tries again, and says why
+                pending.start_missing()
         if self._watch_wanted:
             self._watch_wanted = False
             self._start_watcher()

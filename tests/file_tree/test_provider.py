@@ -276,19 +276,24 @@ def test_the_watch_starts_on_the_next_turn_when_no_one_says_the_answer_went_out(
     assert len(box.made) == 1
 
 
-def test_first_answer_does_not_wait_for_deleted_files(make_provider: Make, repo: Path) -> None:
+@pytest.mark.parametrize("hook", [True, False], ids=["answer_sent", "next turn"])
+def test_first_answer_does_not_wait_for_deleted_files(
+    make_provider: Make, repo: Path, hook: bool
+) -> None:
     """The first turn costs the listing alone: the search for deleted tracked files (a stat
-    per tracked file) starts after it and is applied on the next turn."""
+    per tracked file) starts once the answer is out (or on the next turn, in-process) and
+    is applied on the next turn."""
     (repo / "docs" / "guide.md").unlink()
     provider, _, runner = fed(make_provider, {"watch": False})
     first = collect(provider, repo)
-    assert [c for c in runner.calls if c.startswith("ls-files")] == [
-        "ls-files -z -t --cached",
-        "ls-files -z --others --exclude-standard",
-        "ls-files -z --deleted",
-    ]
+    listing = ["ls-files -z -t --cached", "ls-files -z --others --exclude-standard"]
+    assert [c for c in runner.calls if c.startswith("ls-files")] == listing
     assert "guide.md" in first  # git still tracks it; the deleted files were not awaited
+    if hook:
+        provider.answer_sent()
+        assert runner.calls[-1] == "ls-files -z --deleted"
     assert "guide.md" not in collect(provider, repo)
+    assert "ls-files -z --deleted" in runner.calls
     assert "guide.md" not in collect(provider, repo)
 
 
