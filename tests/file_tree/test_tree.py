@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -142,3 +146,20 @@ def test_edits_in_place_equal_a_fresh_build(
             assert tree.remove(path) == bool(removed)
             current -= removed
         check(tree, current)
+
+
+def test_a_tree_with_views_is_freed_without_the_cycle_collector() -> None:
+    """Views hold their tree weakly: a replaced listing (megabytes) goes as soon as it is
+    dropped, not at the next full garbage collection."""
+    tree = Tree.of(["src/app/main.py", "src/lib/util.py", "README.md"])
+    src = tree.find_dir("src")
+    assert src is not None and [name for name, _ in src.children()] == ["app", "lib"]
+    gone = weakref.ref(tree)
+    gc.disable()
+    try:
+        del tree
+        assert gone() is None
+    finally:
+        gc.enable()
+    with pytest.raises(ReferenceError):
+        src.child_dir("app")
