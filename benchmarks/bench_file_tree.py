@@ -57,6 +57,14 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
             added_samples.append(took)
             assert f"added{i}.py" in reply.sections[-1].content[0].text.text
         added = statistics.median(added_samples)
+        staged_samples = []
+        for i in range(3):  # the index changes (the agent stages a file): a full re-list
+            subprocess.run(
+                ["git", "-C", str(repo), "add", f"src/d0/added{i}.py"], check=True, env=GIT_ENV
+            )
+            time.sleep(WATCH_SETTLE_S)
+            staged_samples.append(provider.contribute(request)[0])
+        staged = statistics.median(staged_samples)
         ours_rss = rss_kib(provider.plugin.process.pid)
     finally:
         provider.close()
@@ -67,6 +75,7 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
     print(f"{'turns recompute until the watcher is in place':<42} {ready:9.1f} s")
     print(row("warm Contribute (nothing changed) vs round trip", warm * ms, rt * ms, 2.0))
     print(row("one file added vs cold Contribute", added * ms, cold * ms, 0.1))
+    print(row("index changed (full re-list) vs cold", staged * ms, cold * ms))
     floor_kib = bare_rss + listing_bytes / 1024
     verdict = "ok" if ours_rss <= 1.5 * floor_kib else "OVER 1.5x"
     print(

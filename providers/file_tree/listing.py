@@ -156,6 +156,8 @@ def list_again(
         try:
             run = git.ListingRun(runner, root)
             relisting = previous is not None and previous.in_git
+            if relisting:
+                run.start_missing()  # needed at once to tell whether anything changed
             if (
                 relisting  # a walk's listing is never reused: do not wait for the digest
                 and previous is not None
