@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from providers.core.errors import invalid_request, source_unavailable
-from providers.gitexec import GitRunner, GitStartError, GitTimeout
+from providers.gitexec import GitRunner, GitStartError, GitTimeout, Running
 
 DEFAULT_TIMEOUT_MS = 5000
 
@@ -130,10 +130,17 @@ class Git:
 
     def run(self, cwd: Path, *args: str) -> bytes:
         """``git -C cwd args...``: stdout bytes, or a classified error."""
-        returncode, out, err = self._execute(cwd, args)
-        if returncode != 0:
-            raise classify_failure(_what(args), cwd, returncode, err)
-        return out
+        return self.start(cwd, *args).output()
+
+    def start(self, cwd: Path, *args: str) -> GitRun:
+        """Start ``git -C cwd args...`` without waiting; :meth:`GitRun.output` waits."""
+        try:
+            running = self._runner.start(cwd, args, ok_codes=None)
+        except GitStartError as exc:
+            raise source_unavailable(
+                f"cannot run git {self.executable!r}: {exc.__cause__ or exc}"
+            ) from exc
+        return GitRun(self, cwd, args, running)
 
     def discover(self, working_directory: Path) -> Layout | None:
         """Where the repository containing ``working_directory`` is; None when there is none.
@@ -175,16 +182,7 @@ class Git:
         return Layout(Path(lines[2]), Path(lines[3]), toplevel, lines[0] == "true")
 
     def _execute(self, cwd: Path, args: tuple[str, ...]) -> tuple[int, bytes, bytes]:
-        try:
-            return self._runner.run(cwd, args, ok_codes=None)
-        except GitStartError as exc:
-            raise source_unavailable(
-                f"cannot run git {self.executable!r}: {exc.__cause__ or exc}"
-            ) from exc
-        except GitTimeout:
-            raise source_unavailable(
-                f"{_what(args)} timed out after {self.timeout_ms} ms in {cwd}"
-            ) from None
+        return self.start(cwd, *args).result()
 
     def status(self, toplevel: Path, *, untracked: str) -> bytes:
         """One porcelain v2 status of the whole working tree (paths relative to ``toplevel``)."""
@@ -201,7 +199,11 @@ class Git:
 
     def log(self, cwd: Path, count: int) -> bytes:
         """The last ``count`` commits of HEAD as ``full sha NUL short sha NUL subject NUL``."""
-        return self.run(
+        return self.start_log(cwd, count).output()
+
+    def start_log(self, cwd: Path, count: int) -> GitRun:
+        """:meth:`log`, started: it can run while ``git status`` does."""
+        return self.start(
             cwd,
             "log",
             f"--max-count={count}",
@@ -227,6 +229,32 @@ class Git:
     def for_each_ref(self, cwd: Path, *patterns: str) -> bytes:
         """``refname NUL symref`` lines: for ref stores we cannot read as files (reftable)."""
         return self.run(cwd, "for-each-ref", "--format=%(refname)%00%(symref)", *patterns)
+
+
+class GitRun:
+    """One started run of :class:`Git`; its errors are classified as :meth:`Git.run`'s."""
+
+    def __init__(self, git: Git, cwd: Path, args: tuple[str, ...], running: Running) -> None:
+        self._git = git
+        self._cwd = cwd
+        self._args = args
+        self._running = running
+
+    def result(self) -> tuple[int, bytes, bytes]:
+        """``(returncode, stdout, stderr)`` whatever the exit code; a timeout is classified."""
+        try:
+            return self._running.wait()
+        except GitTimeout:
+            raise source_unavailable(
+                f"{_what(self._args)} timed out after {self._git.timeout_ms} ms in {self._cwd}"
+            ) from None
+
+    def output(self) -> bytes:
+        """stdout, or a classified error when git failed."""
+        returncode, out, err = self.result()
+        if returncode != 0:
+            raise classify_failure(_what(self._args), self._cwd, returncode, err)
+        return out
 
 
 def classify_failure(what: str, cwd: Path, returncode: int, stderr: bytes) -> Exception:

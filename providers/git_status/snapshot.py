@@ -8,12 +8,11 @@ one process; a turn after a commit costs two.
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from providers.core.errors import ErrorCategory, ProviderError
-from providers.git_status.git import Git, Layout
+from providers.git_status.git import Git, GitRun, Layout
 from providers.git_status.history import Commit, parse_log
 from providers.git_status.operation import Operation, read_operations
 from providers.git_status.porcelain import PorcelainError, Status, parse
@@ -78,16 +77,15 @@ class Snapshotter:
             commits=self._recent_commits(layout.toplevel, head),
         )
 
-    def _log_alongside(self, cwd: Path) -> Future[tuple[Commit, ...]] | None:
-        """On the first snapshot the log is certainly needed: run it while ``git status``
-        runs (both wait on processes, not on the interpreter). Later snapshots reuse the
-        log until HEAD moves."""
+    def _log_alongside(self, cwd: Path) -> GitRun | None:
+        """On the first snapshot the log is certainly needed: it runs while ``git status``
+        runs. Later snapshots reuse the log until HEAD moves."""
         if self._log_head is not None or self._recent <= 0:
             return None
-        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="git-log")
-        future = pool.submit(lambda: parse_log(self._git.log(cwd, self._recent)))
-        pool.shutdown(wait=False)
-        return future
+        try:
+            return self._git.start_log(cwd, self._recent)
+        except ProviderError:
+            return None  # the usual path runs it again, and reports the failure
 
     def _bare(self) -> Snapshot:
         head = _symbolic_head(self._layout.git_dir)
@@ -116,12 +114,12 @@ class Snapshotter:
         return self._commits
 
 
-def _result_or_none(future: Future[tuple[Commit, ...]] | None) -> tuple[Commit, ...] | None:
+def _result_or_none(run: GitRun | None) -> tuple[Commit, ...] | None:
     """The early log, or None when it failed (the usual path then runs it again)."""
-    if future is None:
+    if run is None:
         return None
     try:
-        return future.result()
+        return parse_log(run.output())
     except Exception:
         return None
 
