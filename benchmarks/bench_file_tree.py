@@ -57,6 +57,7 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
             added_samples.append(took)
             assert f"added{i}.py" in reply.sections[-1].content[0].text.text
         added = statistics.median(added_samples)
+        ours_rss = rss_kib(provider.plugin.process.pid)
         staged_samples = []
         for i in range(3):  # the index changes (the agent stages a file): a full re-list
             subprocess.run(
@@ -65,7 +66,7 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
             time.sleep(WATCH_SETTLE_S)
             staged_samples.append(provider.contribute(request)[0])
         staged = statistics.median(staged_samples)
-        ours_rss = rss_kib(provider.plugin.process.pid)
+        relisted_rss = rss_kib(provider.plugin.process.pid)
     finally:
         provider.close()
     ms = 1000.0
@@ -77,11 +78,15 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
     print(row("one file added vs cold Contribute", added * ms, cold * ms, 0.1))
     print(row("index changed (full re-list) vs cold", staged * ms, cold * ms))
     floor_kib = bare_rss + listing_bytes / 1024
-    verdict = "ok" if ours_rss <= 1.5 * floor_kib else "OVER 1.5x"
-    print(
-        f"{'RSS vs bare plugin + listing size':<42} {ours_rss / 1024:9.1f} MiB  floor "
-        f"{floor_kib / 1024:9.1f} MiB  {ours_rss / floor_kib:5.2f}x  {verdict}"
-    )
+    for name, rss in (
+        ("RSS vs bare plugin + listing size", ours_rss),
+        ("RSS after the 3 re-lists, same floor", relisted_rss),
+    ):
+        verdict = "ok" if rss <= 1.5 * floor_kib else "OVER 1.5x"
+        print(
+            f"{name:<42} {rss / 1024:9.1f} MiB  floor "
+            f"{floor_kib / 1024:9.1f} MiB  {rss / floor_kib:5.2f}x  {verdict}"
+        )
 
 
 def main() -> int:

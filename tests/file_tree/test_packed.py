@@ -68,7 +68,9 @@ def test_memory_is_the_listing_not_an_object_per_path() -> None:
     paths = [f"src/d{i % 97}/file_{i}.py" for i in range(20_000)]
     listing = sum(len(p) + 1 for p in paths)
     as_strings = sys.getsizeof(paths) + sum(sys.getsizeof(p) for p in paths)
-    packed = PackedPaths.of(paths)
+    consumed = list(paths)
+    packed = PackedPaths.of(consumed)
+    assert consumed == []  # its strings are freed before the blocks are made
     blocks = len(paths) // packed_module.BLOCK + 1
     assert packed.size <= listing + 4 * (len(paths) + blocks)
     assert as_strings > 2 * packed.size
