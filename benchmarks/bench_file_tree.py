@@ -66,6 +66,15 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
             time.sleep(WATCH_SETTLE_S)
             staged_samples.append(provider.contribute(request)[0])
         staged = statistics.median(staged_samples)
+        committed_samples = []
+        for i in range(3):  # a commit: the index changes, the tracked files do not
+            (repo / "src" / "d0" / f"added{i}.py").write_text(f"# edited {i}\n")
+            subprocess.run(
+                ["git", "-C", str(repo), "commit", "-qam", f"c{i}"], check=True, env=GIT_ENV
+            )
+            time.sleep(WATCH_SETTLE_S)
+            committed_samples.append(provider.contribute(request)[0])
+        committed = statistics.median(committed_samples)
         relisted_rss = rss_kib(provider.plugin.process.pid)
     finally:
         provider.close()
@@ -76,7 +85,8 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
     print(f"{'turns recompute until the watcher is in place':<42} {ready:9.1f} s")
     print(row("warm Contribute (nothing changed) vs round trip", warm * ms, rt * ms, 2.0))
     print(row("one file added vs cold Contribute", added * ms, cold * ms, 0.1))
-    print(row("index changed (full re-list) vs cold", staged * ms, cold * ms))
+    print(row("new file staged (full re-list) vs cold", staged * ms, cold * ms))
+    print(row("commit (one read of the index) vs cold", committed * ms, cold * ms))
     floor_kib = bare_rss + listing_bytes / 1024
     for name, rss in (
         ("RSS vs bare plugin + listing size", ours_rss),

@@ -30,6 +30,9 @@ class GitListing:
     unreadable: int
 
 
+TRACKED_ARGS = ("ls-files", "-z", "-t", "--cached")
+"""The tracked files, read from the index (fast: no walk)."""
+
 _TAGS = ("\0H ", "\0M ")
 """``ls-files -t --cached`` tags that keep the entry: cached, unmerged."""
 _SKIPPED = re.compile(rb"(?:^|\0)S ([^\0]*)")
@@ -55,12 +58,13 @@ class ListingRun:
         self._root = root
         self._skipped: list[str] = []
         self._hash = hashlib.blake2b(digest_size=16)
+        self._tracked_digest = b""
         self._tracked: list[str] | None = None
         self._untracked: GitListing | None = None
         self._missing: frozenset[str] | None = None
         self._deleted: Running | None = None
         # Each is dropped once waited for: a finished Popen keeps what it read.
-        self._cached: Running | None = runner.start(root, ["ls-files", "-z", "-t", "--cached"])
+        self._cached: Running | None = runner.start(root, TRACKED_ARGS)
         try:
             self._others: Running | None = runner.start(
                 root, ["ls-files", "-z", "--others", "--exclude-standard"]
@@ -88,6 +92,7 @@ class ListingRun:
             if len(out) >= LARGE_BLOCK:
                 expect_large_blocks()
             self._hash.update(out)
+            self._tracked_digest = tracked_digest_of(out)
             if out.startswith(b"S ") or b"\0S " in out:
                 self._skipped = [os.fsdecode(p) for p in _SKIPPED.findall(out)]
             text = "\0" + os.fsdecode(out)
@@ -128,6 +133,11 @@ class ListingRun:
             if repos:
                 paths = [p for p in paths if not p.endswith("/")]
             self._untracked = GitListing(paths, repos, len(_UNREADABLE.findall(err)))
+
+    def tracked_digest(self) -> bytes:
+        """A hash of the tracked files' listing (waits for it): see :func:`tracked_digest`."""
+        self._read_tracked()
+        return self._tracked_digest
 
     def digest(self) -> bytes:
         """A hash of what both listings printed (waits for them): same digest, same listing."""
@@ -172,6 +182,21 @@ class ListingRun:
         except GitError:
             self.cancel()
             raise
+
+
+def tracked_digest_of(listing: bytes) -> bytes:
+    return hashlib.blake2b(listing, digest_size=16).digest()
+
+
+def tracked_digest(runner: GitRunner, root: Path) -> bytes:
+    """A hash of the tracked files as the index lists them now (one quick ``ls-files``).
+
+    When git's index changes but this does not (a commit, or staging a file
+    already tracked), the listing is the same: which files are untracked, or
+    missing, follows from the tracked ones and the work tree, and the watcher
+    reports the work tree.
+    """
+    return tracked_digest_of(runner.run(root, TRACKED_ARGS)[1])
 
 
 def excludes_file(runner: GitRunner, cwd: Path) -> Path | None:
@@ -240,4 +265,5 @@ __all__ = [
     "excludes_file",
     "git_dir",
     "submodule_paths",
+    "tracked_digest",
 ]

@@ -62,6 +62,9 @@ class Listing:
     known: set[str] = field(default_factory=set)
     digest: bytes = b""
     """Of git's output: a listing that would come out the same is not built again."""
+    index: Path | None = None
+    """git's index, one of ``key_files``: see :func:`git.tracked_digest`."""
+    tracked_digest: bytes = b""
     own_lines: tuple[str, ...] = ()
     missing: frozenset[str] = frozenset()
     built: int = 0
@@ -186,6 +189,8 @@ def list_again(
                 ignore_file,
                 info_exclude,
                 digest=digest,
+                index=gitdir / "index",
+                tracked_digest=run.tracked_digest(),
                 own_lines=lines,
                 built=tree.version,
                 pending=run,

@@ -133,11 +133,7 @@ class LiveListing:
             self._give_up_watching()
             watcher = None
         if watcher is None:
-            if (
-                self._stamps is not None
-                and not self._stamps.changed()
-                and _key_state(self._listing.key_files) == self._keys
-            ):
+            if self._stamps is not None and not self._stamps.changed() and not self._keys_changed():
                 return self._listing
             return self._relist()
         if not self._watching:
@@ -146,14 +142,14 @@ class LiveListing:
                 watcher.drain()
                 return self._relist()
             if watcher.alive and time.monotonic() - self._started_at < READY_TIMEOUT_S:
-                if _key_state(self._listing.key_files) != self._keys:
+                if self._keys_changed():
                     return self._relist()
                 return self._listing
             log.warning("the watch on %s did not start; checking directory times", self.root)
             self._give_up_watching()
             return self._relist()
         changes = watcher.drain()
-        if changes.overflow or _key_state(self._listing.key_files) != self._keys:
+        if changes.overflow or self._keys_changed():
             return self._relist()
         if changes.paths:
             try:
@@ -222,6 +218,33 @@ class LiveListing:
         self._keys = _key_state(listing.key_files)
         self.full_listings += 1
         return listing
+
+    def _keys_changed(self) -> bool:
+        """Whether a rule file changed so that only a full listing can say what is listed.
+
+        When only git's index changed, one quick ``ls-files --cached`` decides
+        (:func:`git.tracked_digest`): a commit, or staging a file already
+        tracked, lists the same files.
+        """
+        listing = self._listing
+        assert listing is not None
+        state = _key_state(listing.key_files)
+        if state == self._keys:
+            return False
+        changed = {
+            path
+            for path, was, now in zip(listing.key_files, self._keys, state, strict=True)
+            if was != now
+        }
+        if changed != {listing.index} or not listing.tracked_digest:
+            return True
+        try:
+            same = git.tracked_digest(self._runner, self.root) == listing.tracked_digest
+        except git.GitError:
+            return True
+        if same:
+            self._keys = state  # taken before git read the index: a later change shows again
+        return not same
 
     def _apply(self, listing: Listing, paths: Iterable[str]) -> None:
         """Bring the tree up to date with ``paths`` (absolute), or raise :class:`_Relist`."""

@@ -47,8 +47,8 @@ def repo(tmp_path: Path) -> Path:
 
 
 def listings(runner: CountingRunner) -> int:
-    """Full listings run (each is two ``ls-files``: the listing and the deleted files)."""
-    return sum(c.startswith("ls-files -z -t") for c in runner.calls)
+    """Full listings run (only they walk the work tree for untracked files)."""
+    return sum(c.startswith("ls-files -z --others") for c in runner.calls)
 
 
 def warm_up(provider: FileTreeProvider, root: Path) -> str:
@@ -343,6 +343,29 @@ def test_index_change_is_seen_without_the_watcher(make_provider: Make, repo: Pat
     assert "tracked.log" in collect(provider, repo)
     git(repo, "rm", "-q", "--cached", "tracked.log")
     assert "tracked.log" not in collect(provider, repo)
+
+
+@pytest.mark.parametrize("watch", [True, False], ids=["watcher", "directory times"])
+def test_a_commit_costs_one_read_of_the_index_not_a_listing(
+    make_provider: Make, repo: Path, watch: bool
+) -> None:
+    """The index changed but lists the same files: one ``ls-files --cached`` says so."""
+    write(repo, "notes.md")
+    provider, _, runner = fed(make_provider, {"watch": watch})
+    before = warm_up(provider, repo)
+    git(repo, "add", "notes.md")
+    age(repo)  # directory times are safely older than the next listing
+    runner.calls.clear()
+    assert collect(provider, repo) == before  # notes.md was listed untracked; now tracked
+    assert listings(runner) == 1  # the tracked files changed: a full listing
+    runner.calls.clear()
+    git(repo, "commit", "-q", "-m", "notes")
+    assert collect(provider, repo) == before
+    assert listings(runner) == 0
+    assert runner.calls == ["ls-files -z -t --cached"]
+    runner.calls.clear()
+    assert collect(provider, repo) == before
+    assert runner.calls == []  # the index's new stamp is remembered
 
 
 def test_overflow_and_dead_watchers_list_again(make_provider: Make, repo: Path) -> None:
