@@ -6,7 +6,8 @@ Two signals, either one means "recompute":
    the git dir and common dir when they live elsewhere (linked worktrees,
    submodules). They start after the first snapshot; until they report
    ready, every turn recomputes. Overflow or a dead watcher means "assume
-   changed", every turn.
+   changed"; a dead one is started again after the next answer (at most
+   :data:`MAX_RESTARTS` times).
 2. a stat guard that covers the watcher's latency (a change shows up tens of
    milliseconds late): ``HEAD`` (read), the stats of the index, HEAD's branch
    ref file, ``packed-refs``, and the request's ``files_touched``. A touched path never
@@ -16,6 +17,7 @@ Two signals, either one means "recompute":
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -25,6 +27,8 @@ from typing import Protocol
 from providers.core.watch import Changes, ChangeWatcher
 from providers.git_status.git import Layout
 
+log = logging.getLogger(__name__)
+
 StatKey = tuple[int, int, int, int] | None
 
 _CLOCK_MARGIN_NS = 100_000_000
@@ -33,8 +37,16 @@ _CLOCK_MARGIN_NS = 100_000_000
 _MAX_KNOWN = 10_000
 
 
+MAX_RESTARTS = 3
+"""A watcher that dies (watchfiles gives up on a name that is not UTF-8, say) is started
+again after an answer this many times in a session; then every turn runs git."""
+
+
 class Watcher(Protocol):
     """What :class:`~providers.core.watch.ChangeWatcher` offers; tests inject their own."""
+
+    @property
+    def alive(self) -> bool: ...
 
     def start(self, timeout: float = 5.0) -> bool: ...
 
@@ -67,9 +79,12 @@ class Freshness:
 
     def __init__(self, layout: Layout, factory: WatcherFactory | None) -> None:
         self._layout = layout
+        self._factory = factory
+        self._roots = watch_roots(layout)
         self._watchers: list[Watcher] = []
         if factory is not None:
-            self._watchers = [factory(root) for root in watch_roots(layout)]
+            self._watchers = [factory(root) for root in self._roots]
+        self._restarts = 0
         self._started = False
         self._ready = False
         self._guard: tuple[object, ...] | None = None
@@ -78,7 +93,7 @@ class Freshness:
         self._dirty = True
 
     def start_watching(self) -> None:
-        """Start the watchers once the first answer is out.
+        """Start the watchers once the first answer is out; later, start dead ones again.
 
         Setting up a recursive watch holds the GIL while it walks the tree (about
         3 s for 100k files), so starting it during the cold turn would stall
@@ -89,6 +104,22 @@ class Freshness:
             self._started = True
             for watcher in self._watchers:
                 watcher.start(timeout=0)
+            return
+        for index, watcher in enumerate(self._watchers):
+            if watcher.alive or self._factory is None or self._restarts >= MAX_RESTARTS:
+                continue
+            self._restarts += 1
+            root = self._roots[index]
+            log.warning(
+                "the watch on %s stopped; starting it again (%d of %d)",
+                root,
+                self._restarts,
+                MAX_RESTARTS,
+            )
+            watcher.stop()
+            self._watchers[index] = self._factory(root)
+            self._watchers[index].start(timeout=0)
+            self._ready = False  # changes before the new watch is in place went unseen
 
     def changed(self, touched: Iterable[Path]) -> bool:
         """Whether to take a new snapshot; call right before taking it (drains the watchers)."""

@@ -7,10 +7,13 @@ script that logs each invocation before exec'ing the real git.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
-from providers.core.watch import Changes
+import pytest
+
+from providers.core.watch import Changes, ChangeWatcher
 from providers.git_status.freshness import watch_roots
 from providers.git_status.git import Git
 from providers.git_status.provider import GitStatusProvider
@@ -139,6 +142,8 @@ def test_dead_watcher_means_recompute_every_turn(
     make_provider: Make, tmp_path: Path, repo: Path
 ) -> None:
     class Dead:
+        alive = False
+
         def start(self, timeout: float = 5.0) -> bool:
             return False
 
@@ -153,6 +158,41 @@ def test_dead_watcher_means_recompute_every_turn(
     for _ in range(3):
         collect(provider, repo)
     assert commands(log).count("status") == 3
+
+
+def test_a_dead_watcher_is_started_again_after_the_answer(
+    make_provider: Make, tmp_path: Path, repo: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """watchfiles gives up on some names (not UTF-8): the next answer starts a new watch,
+    and unchanged turns run no git again."""
+    feed = Feed()
+    made: list[ChangeWatcher] = []
+
+    def dies(*_: Any, **__: Any) -> Iterator[set[tuple[int, str]]]:
+        yield set()
+        raise RuntimeError("Unable to decode path")
+
+    def factory(root: Path) -> ChangeWatcher:
+        watcher = ChangeWatcher(root, watch_fn=dies) if not made else feed.factory(root)
+        made.append(watcher)
+        return watcher
+
+    wrapper, log = counting_git(tmp_path)
+    provider = make_provider({"git": str(wrapper)}, watcher_factory=factory)
+    collect(provider, repo)
+    provider.answer_sent()  # the first watch starts, and dies
+    deadline = time.monotonic() + 5
+    while made[0].alive and time.monotonic() < deadline:
+        time.sleep(0.01)
+    collect(provider, repo)  # the dead watch cannot vouch for anything: git runs
+    provider.answer_sent()  # a new watch, in place at once (the feed's)
+    assert len(made) == 2 and made[1].alive
+    assert "starting it again (1 of 3)" in caplog.text
+    collect(provider, repo)  # the turn that finds it ready recomputes once more
+    runs = commands(log).count("status")
+    for _ in range(3):
+        collect(provider, repo)
+    assert commands(log).count("status") == runs
 
 
 def test_worktree_and_submodule_watch_the_git_dirs_too(tmp_path: Path, repo: Path) -> None:
