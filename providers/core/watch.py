@@ -27,6 +27,10 @@ _GIT_NOISE = ("/.git/objects/", "/.git/logs/")
 """Object and reflog writes (background ``git gc``, fetches) change no provider's output;
 refs, HEAD and the index, which do, live elsewhere in ``.git``."""
 
+MAX_RESTARTS = 3
+"""A watcher that dies (watchfiles gives up on a name that is not UTF-8, say) is replaced
+this many times in a session; then the provider does without one."""
+
 MAX_PENDING = 50_000
 """More changed paths than this between two turns: give up listing, recompute all."""
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
 
-from providers.core.watch import Changes, ChangeWatcher
+from providers.core.watch import MAX_RESTARTS, Changes, ChangeWatcher
 from providers.git_status.git import Layout
 
 log = logging.getLogger(__name__)
@@ -35,11 +35,6 @@ _CLOCK_MARGIN_NS = 100_000_000
 """File mtimes come from a coarse kernel clock; treat this much before a snapshot as after."""
 
 _MAX_KNOWN = 10_000
-
-
-MAX_RESTARTS = 3
-"""A watcher that dies (watchfiles gives up on a name that is not UTF-8, say) is started
-again after an answer this many times in a session; then every turn runs git."""
 
 
 class Watcher(Protocol):

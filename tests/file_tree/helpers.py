@@ -115,10 +115,12 @@ class WatcherBox:
     def __init__(self) -> None:
         self.made: list[FedWatcher] = []
         self.make_slow = False
+        self.make_dead = False
 
     def __call__(self, root: Path) -> FedWatcher:
         watcher = FedWatcher(root)
         watcher.ready = not self.make_slow
+        watcher.alive = not self.make_dead
         self.made.append(watcher)
         return watcher
 

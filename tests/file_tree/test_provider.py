@@ -19,6 +19,7 @@ from providers._gen.pluggableharness.model.v1 import model_pb2
 from providers.core.budget import FallbackCounter
 from providers.core.errors import ErrorCategory, ProviderError
 from providers.core.types import AttrType, Stability
+from providers.core.watch import MAX_RESTARTS
 from providers.file_tree.provider import FileTreeProvider
 from providers.host.launcher import PluginProcess
 from tests.conftest import script
@@ -404,6 +405,32 @@ def age(root: Path) -> None:
             os.utime(os.path.join(directory, name), (past, past))
 
 
+def test_a_dead_watcher_is_replaced_once_the_answer_is_out(make_provider: Make, repo: Path) -> None:
+    provider, box, runner = fed(make_provider)
+    warm_up(provider, repo)
+    box.last.alive = False  # watchfiles gave up (a name that is not UTF-8, say)
+    write(repo, "one.txt")
+    assert "one.txt" in collect(provider, repo)  # unseen by the dead watch: listed again
+    provider.answer_sent()
+    assert len(box.made) == 2 and box.made[0].stopped
+    write(repo, "two.txt")
+    assert "two.txt" in collect(provider, repo)  # the new watch is in place: catch up once
+    runner.calls.clear()
+    collect(provider, repo)
+    assert runner.calls == []
+
+
+def test_a_watcher_is_replaced_at_most_three_times(make_provider: Make, repo: Path) -> None:
+    provider, box, _ = fed(make_provider)
+    warm_up(provider, repo)
+    for _ in range(MAX_RESTARTS + 1):
+        box.last.alive = False
+        collect(provider, repo)  # finds it dead
+        provider.answer_sent()  # a new one, while restarts remain
+        collect(provider, repo)
+    assert len(box.made) == 1 + MAX_RESTARTS
+
+
 def test_a_failed_watcher_falls_back_to_directory_times(make_provider: Make, repo: Path) -> None:
     """Issue 4: "cheap checks of .git/index and directory mtimes where a watcher is not
     possible"."""
@@ -411,6 +438,7 @@ def test_a_failed_watcher_falls_back_to_directory_times(make_provider: Make, rep
     warm_up(provider, repo)
     runner.calls.clear()
     box.last.alive = False
+    box.make_dead = True  # no watch can be had (inotify is out of watches)
     for name in ("one.txt", "two.txt"):
         write(repo, name)
         assert name in collect(provider, repo)
