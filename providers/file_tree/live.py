@@ -255,6 +255,8 @@ class LiveListing:
             same = git.tracked_digest(self._runner, self.root) == listing.tracked_digest
         except git.GitError:
             return True
+        if listing.tree.leaves >= _TRIM_AFTER_FILES:
+            return_free_memory()  # git's output passed through megabytes of reads
         if same:
             self._keys = state  # taken before git read the index: a later change shows again
         return not same
