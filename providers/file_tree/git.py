@@ -91,8 +91,8 @@ class ListingRun:
             self._cached = None
             if len(out) >= LARGE_BLOCK:
                 expect_large_blocks()
-            self._hash.update(out)
             self._tracked_digest = tracked_digest_of(out)
+            self._hash.update(self._tracked_digest)  # each byte of the output is hashed once
             if out.startswith(b"S ") or b"\0S " in out:
                 self._skipped = [os.fsdecode(p) for p in _SKIPPED.findall(out)]
             text = "\0" + os.fsdecode(out)
@@ -185,6 +185,7 @@ class ListingRun:
 
 
 def tracked_digest_of(listing: bytes) -> bytes:
+    """The hash :func:`tracked_digest` and :meth:`ListingRun.tracked_digest` compare."""
     return hashlib.blake2b(listing, digest_size=16).digest()
 
 

@@ -65,6 +65,7 @@ class Listing:
     index: Path | None = None
     """git's index, one of ``key_files``: see :func:`git.tracked_digest`."""
     tracked_digest: bytes = b""
+    """Of the tracked files' listing alone."""
     own_lines: tuple[str, ...] = ()
     missing: frozenset[str] = frozenset()
     built: int = 0
