@@ -178,7 +178,7 @@ class LiveListing:
 
         That is the search for deleted tracked files (a ``stat`` per tracked
         file) and the watcher. Both compete for the CPU, and watchfiles holds
-        the interpreter lock while it walks the tree (a second at 100k files),
+        the interpreter lock while it walks the tree (1.6 s at 100k files),
         so neither may run while the first answer is still on its way.
         """
         pending = self._listing.pending if self._listing is not None else None
