@@ -18,7 +18,12 @@ from providers.core.types import Unit
 
 def fallback_token_count(text: str) -> int:
     """The kernel's documented fallback: ceil(UTF-8 bytes / 4)."""
-    return math.ceil(len(text.encode("utf-8")) / 4)
+    return fallback_tokens_for_bytes(len(text.encode("utf-8")))
+
+
+def fallback_tokens_for_bytes(size: int) -> int:
+    """The fallback count of a text of ``size`` UTF-8 bytes (for callers that know the size)."""
+    return -(-size // 4)
 
 
 class TokenCounter(Protocol):

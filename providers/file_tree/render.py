@@ -13,7 +13,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from providers.core.budget import TokenCounter, fit
+from providers.core.budget import TokenCounter, fallback_tokens_for_bytes, fit
 from providers.core.types import Section, Stability, Unit
 from providers.file_tree.layout import Layout
 from providers.file_tree.plan import Plan, plan
@@ -65,7 +65,7 @@ def render_section(
     def prefix_estimate(k: int) -> int:
         groups = units[k - 1].order if k else 0
         size = planned.sizes[groups - 1] if groups else planned.base_size
-        return -(-size // 4)  # the fallback estimate of a text of ``size`` bytes
+        return fallback_tokens_for_bytes(size)
 
     result = fit(units, budget, render, counter, prefix_estimate)
     if result is None:

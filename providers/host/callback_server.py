@@ -8,7 +8,6 @@ kernel does. A mode that answers UNIMPLEMENTED stands in for older kernels.
 
 from __future__ import annotations
 
-import math
 import os
 import tempfile
 import threading
@@ -21,12 +20,13 @@ import grpc
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.kernel.v1 import kernel_pb2, kernel_pb2_grpc
 from providers._gen.pluggableharness.log.v1 import log_pb2
+from providers.core.budget import fallback_tokens_for_bytes
 
 
 def kernel_token_count(blocks: list[content_pb2.ContentBlock]) -> int:
     """The kernel's fallback count over content blocks."""
     total = sum(len(b.text.text.encode("utf-8")) for b in blocks if b.WhichOneof("block") == "text")
-    return math.ceil(total / 4)
+    return fallback_tokens_for_bytes(total)
 
 
 @dataclass

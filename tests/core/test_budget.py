@@ -8,7 +8,12 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from providers.core.budget import FallbackCounter, fallback_token_count, fit
+from providers.core.budget import (
+    FallbackCounter,
+    fallback_token_count,
+    fallback_tokens_for_bytes,
+    fit,
+)
 from providers.core.render import left_out_note
 from providers.core.types import Unit
 
@@ -39,6 +44,7 @@ def test_fallback_formula_matches_the_kernel() -> None:
     assert fallback_token_count("abcd") == 1
     assert fallback_token_count("abcde") == 2
     assert fallback_token_count("é") == 1  # 2 bytes
+    assert [fallback_tokens_for_bytes(n) for n in (0, 1, 4, 5, 8, 9)] == [0, 1, 1, 2, 2, 3]
 
 
 @settings(max_examples=150, deadline=None)
