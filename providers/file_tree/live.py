@@ -225,8 +225,7 @@ class LiveListing:
             self._stamps = _stamps_of(listing, started_ns)
         if not unchanged:
             self._generation += 1
-        if listing.tree.leaves >= _TRIM_AFTER_FILES:
-            return_free_memory()
+        _trim_after(listing)
         self._listing = listing
         self._keys = _key_state(listing.key_files)
         self.full_listings += 1
@@ -255,8 +254,7 @@ class LiveListing:
             same = git.tracked_digest(self._runner, self.root) == listing.tracked_digest
         except git.GitError:
             return True
-        if listing.tree.leaves >= _TRIM_AFTER_FILES:
-            return_free_memory()  # git's output passed through megabytes of reads
+        _trim_after(listing)
         if same:
             self._keys = state  # taken before git read the index: a later change shows again
         return not same
@@ -347,6 +345,12 @@ class LiveListing:
             if rel in listing.known or not rules.excluded_path(key, is_dir):
                 found.append(rel)
         return found
+
+
+def _trim_after(listing: Listing) -> None:
+    """Hand back the heap that reading git's output for ``listing`` left free."""
+    if listing.tree.leaves >= _TRIM_AFTER_FILES:
+        return_free_memory()
 
 
 def _stamps_of(listing: Listing, started_ns: int) -> DirStamps:
