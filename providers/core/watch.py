@@ -31,6 +31,31 @@ MAX_RESTARTS = 3
 """A watcher that dies (watchfiles gives up on a name that is not UTF-8, say) is replaced
 this many times in a session; then the provider does without one."""
 
+
+class RestartBudget:
+    """What a provider asks before replacing a dead watcher (at most :data:`MAX_RESTARTS`)."""
+
+    def __init__(self) -> None:
+        self.used = 0
+
+    def take(self, root: Path) -> bool:
+        """Whether the dead watch on ``root`` may be replaced; says which in the log (once
+        when refused)."""
+        if self.used > MAX_RESTARTS:
+            return False
+        self.used += 1
+        if self.used > MAX_RESTARTS:
+            log.warning("the watch on %s stopped again; going on without one", root)
+            return False
+        log.warning(
+            "the watch on %s stopped; starting it again (%d of %d) once this answer is out",
+            root,
+            self.used,
+            MAX_RESTARTS,
+        )
+        return True
+
+
 MAX_PENDING = 50_000
 """More changed paths than this between two turns: give up listing, recompute all."""
 

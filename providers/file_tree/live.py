@@ -29,7 +29,7 @@ from typing import Protocol
 
 from providers.core.ignore import GITIGNORE
 from providers.core.memory import return_free_memory
-from providers.core.watch import MAX_RESTARTS, Changes, ChangeWatcher
+from providers.core.watch import Changes, ChangeWatcher, RestartBudget
 from providers.file_tree import git
 from providers.file_tree.listing import (
     Listing,
@@ -99,7 +99,7 @@ class LiveListing:
         self._by_stamps = watcher_factory is None  # no watcher: directory times say what changed
         self._stamps: DirStamps | None = None
         self._watching = False  # the watch was in place before the current listing began
-        self._restarts = 0
+        self._restarts = RestartBudget()
         self._started_at = 0.0
         self._listing: Listing | None = None
         self._keys: _KeyState = ()
@@ -130,19 +130,8 @@ class LiveListing:
             settle_missing(self._listing)
         watcher = self._watcher
         if watcher is not None and self._watching and not watcher.alive:
-            self._give_up_watching()
-            if self._restarts < MAX_RESTARTS:
-                self._restarts += 1
-                log.warning(
-                    "the watch on %s stopped; checking directory times until a new one is "
-                    "in place (%d of %d)",
-                    self.root,
-                    self._restarts,
-                    MAX_RESTARTS,
-                )
-                self._watch_wanted = True  # started once this answer is out
-            else:
-                log.warning("the watch on %s stopped; checking directory times instead", self.root)
+            self._give_up_watching()  # directory times until a new watch is in place
+            self._watch_wanted = self._restarts.take(self.root)
             watcher = None
         if watcher is None:
             if self._stamps is not None and not self._stamps.changed() and not self._keys_changed():

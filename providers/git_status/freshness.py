@@ -7,7 +7,7 @@ Two signals, either one means "recompute":
    submodules). They start after the first snapshot; until they report
    ready, every turn recomputes. Overflow or a dead watcher means "assume
    changed"; a dead one is started again after the next answer (at most
-   :data:`MAX_RESTARTS` times).
+   :data:`core.watch.MAX_RESTARTS` times).
 2. a stat guard that covers the watcher's latency (a change shows up tens of
    milliseconds late): ``HEAD`` (read), the stats of the index, HEAD's branch
    ref file, ``packed-refs``, and the request's ``files_touched``. A touched path never
@@ -17,17 +17,14 @@ Two signals, either one means "recompute":
 
 from __future__ import annotations
 
-import logging
 import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
 
-from providers.core.watch import MAX_RESTARTS, Changes, ChangeWatcher
+from providers.core.watch import Changes, ChangeWatcher, RestartBudget
 from providers.git_status.git import Layout
-
-log = logging.getLogger(__name__)
 
 StatKey = tuple[int, int, int, int] | None
 
@@ -79,7 +76,7 @@ class Freshness:
         self._watchers: list[Watcher] = []
         if factory is not None:
             self._watchers = [factory(root) for root in self._roots]
-        self._restarts = 0
+        self._restarts = RestartBudget()
         self._started = False
         self._ready = False
         self._guard: tuple[object, ...] | None = None
@@ -101,16 +98,9 @@ class Freshness:
                 watcher.start(timeout=0)
             return
         for index, watcher in enumerate(self._watchers):
-            if watcher.alive or self._factory is None or self._restarts >= MAX_RESTARTS:
-                continue
-            self._restarts += 1
             root = self._roots[index]
-            log.warning(
-                "the watch on %s stopped; starting it again (%d of %d)",
-                root,
-                self._restarts,
-                MAX_RESTARTS,
-            )
+            if watcher.alive or self._factory is None or not self._restarts.take(root):
+                continue
             watcher.stop()
             self._watchers[index] = self._factory(root)
             self._watchers[index].start(timeout=0)

@@ -7,7 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from providers.core.watch import Changes, ChangeWatcher
+import pytest
+
+from providers.core.watch import MAX_RESTARTS, Changes, ChangeWatcher, RestartBudget
 
 
 def wait_for(watcher: ChangeWatcher, seconds: float = 3.0) -> Changes:
@@ -55,3 +57,14 @@ def test_injected_watch_function_and_death_means_overflow(tmp_path: Path) -> Non
     changes = watcher.drain()
     assert changes.overflow  # the watcher died: callers must recompute everything
     assert not watcher.alive
+
+
+def test_a_dead_watcher_may_be_replaced_three_times_and_the_refusal_is_said_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    budget = RestartBudget()
+    assert [budget.take(tmp_path) for _ in range(MAX_RESTARTS + 3)] == [True] * MAX_RESTARTS + [
+        False
+    ] * 3
+    assert caplog.text.count("starting it again") == MAX_RESTARTS
+    assert caplog.text.count("going on without one") == 1
