@@ -90,7 +90,7 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
     floor_kib = bare_rss + listing_bytes / 1024
     for name, rss in (
         ("RSS vs bare plugin + listing size", ours_rss),
-        ("RSS after the 3 re-lists, same floor", relisted_rss),
+        ("RSS after 3 re-lists and 3 commits", relisted_rss),
     ):
         verdict = "ok" if rss <= 1.5 * floor_kib else "OVER 1.5x"
         print(

@@ -2,12 +2,12 @@
 
 Everything below directory ``d`` sorts between ``d/`` and ``d0`` (``0``
 follows ``/``), so how many files and directories a collapsed directory holds
-is two binary searches (and, for files, a count of separators in between), and
-building the model costs a sort (git's output is already two sorted runs) and
-one pass for the parent directories. Nothing is done per file that the
-rendering does not show. Files, most of the memory, are packed into one run of
-bytes (:mod:`packed`); directories, a few percent of them, are a list. Directories exist only while
-they hold a file, as in git's listing. A leaf in ``repos`` is a nested
+is two binary searches each, and building the model costs a sort (git's
+output is already two sorted runs) and one pass for the parent directories.
+Nothing is done per file that the rendering does not show. Files, most of the
+memory, are packed into blocks of bytes (:mod:`packed`); directories, a few
+percent of them, are a list. Directories exist only while they hold a file,
+as in git's listing. A leaf in ``repos`` is a nested
 repository, listed as ``name/``.
 
 :class:`Dir` is a view of one directory for the renderer, made on demand and
@@ -56,7 +56,7 @@ def _compacted(names: set[str]) -> list[str]:
 
 
 def parent_dirs(paths: Iterable[str]) -> set[str]:
-    """The directories directly holding ``paths`` (``""``: the root), for :meth:`Tree.build`."""
+    """The directories directly holding ``paths`` (``""``: the root), for :meth:`Tree.assemble`."""
     return {p.rpartition("/")[0] for p in paths}
 
 
