@@ -1,4 +1,6 @@
-"""Repo root, path normalisation and confinement: the only copy of each rule.
+"""Path normalisation and confinement: the only copy of each rule.
+
+Where the repository root is belongs to :mod:`providers.repository.layout`.
 
 Confinement is decided on *resolved* paths, so a symlink that points out of
 the repository is outside it, however innocent its own name looks.
@@ -13,42 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 log = logging.getLogger(__name__)
-
-
-def find_repo_root(working_directory: Path) -> Path:
-    """The nearest ancestor (or self) holding ``.git`` (a directory or a worktree file).
-
-    Without one, the working directory itself is the root.
-    """
-    start = working_directory.resolve()
-    for candidate in (start, *start.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return start
-
-
-class RepoRoots:
-    """``find_repo_root`` memoised per working directory, for the per-turn path.
-
-    A remembered root stays valid while its ``.git`` is there; a directory
-    that was no repository stays so until a ``.git`` appears in it. (A
-    ``git init`` in some parent during the session is noticed when the
-    provider is reconfigured.)
-    """
-
-    def __init__(self) -> None:
-        self._roots: dict[str, tuple[Path, bool]] = {}
-
-    def root(self, working_directory: Path) -> Path:
-        key = os.fspath(working_directory)
-        known = self._roots.get(key)
-        if known is not None:
-            root, is_repo = known
-            if os.path.lexists(os.path.join(root, ".git")) == is_repo:
-                return root
-        root = find_repo_root(working_directory)
-        self._roots[key] = (root, os.path.lexists(os.path.join(root, ".git")))
-        return root
 
 
 def confine(root: Path, candidate: Path, *, allowed: Iterable[Path] = ()) -> Path | None:

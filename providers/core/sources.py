@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,16 +23,39 @@ _BINARY_SNIFF = 8192
 
 @dataclass(frozen=True)
 class FileKey:
-    """What identifies a file's version cheaply: device, inode, size, mtime."""
+    """What identifies a file's version cheaply: device, inode, size, mtime, mode.
+
+    The one answer to "has this file changed?" for every provider: equal keys
+    mean the same version (a write changes size or mtime, a replacement the
+    inode, a ``chmod`` or a file turned directory the mode).
+    """
 
     device: int
     inode: int
     size: int
     mtime_ns: int
+    mode: int = 0
 
     @classmethod
     def of(cls, st: os.stat_result) -> FileKey:
-        return cls(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        return cls(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode)
+
+
+def file_key(path: str | os.PathLike[str], *, follow: bool = True) -> FileKey | None:
+    """The :class:`FileKey` of ``path`` now, or ``None`` when it cannot be stat'ed.
+
+    No confinement and no type check: for paths the caller already trusts
+    (git's own files, files it listed); :func:`stat_key` is the confined form.
+    """
+    try:
+        return FileKey.of(os.stat(path, follow_symlinks=follow))
+    except (OSError, ValueError):  # ValueError: a NUL byte in the path
+        return None
+
+
+def file_keys(paths: Iterable[str | os.PathLike[str]]) -> tuple[FileKey | None, ...]:
+    """:func:`file_key` of each path: compare two results to see whether any changed."""
+    return tuple(file_key(path) for path in paths)
 
 
 @dataclass(frozen=True)
@@ -55,16 +79,35 @@ class Unavailable:
         return f"{self.path}: {self.reason}"
 
 
+def read_prefix(path: str | os.PathLike[str], limit: int) -> bytes | None:
+    """Up to ``limit`` bytes of a regular file; ``None`` for anything else or on error.
+
+    Opened non-blocking and checked with ``fstat`` before reading, so a FIFO
+    or device where a small file (``.git``, ``commondir``, ``HEAD``) was
+    expected never blocks a turn.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except (OSError, ValueError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read(limit)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def stat_key(root: Path, path: Path, *, allowed: tuple[Path, ...] = ()) -> FileKey | None:
     """The :class:`FileKey` of a confined regular file, or ``None`` (cheap change check)."""
     resolved = confine(root, path, allowed=allowed)
     if resolved is None:
         return None
-    try:
-        st = resolved.stat()
-    except OSError:
-        return None
-    return FileKey.of(st) if stat.S_ISREG(st.st_mode) else None
+    key = file_key(resolved)
+    return key if key is not None and stat.S_ISREG(key.mode) else None
 
 
 def read_text(

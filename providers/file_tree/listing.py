@@ -13,17 +13,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from providers.core.ignore import (
-    IgnoreRules,
-    PatternSet,
-    default_global_excludes,
-    read_patterns,
-)
+from providers.core.ignore import IgnoreRules, PatternSet, read_patterns
 from providers.core.paths import confine
-from providers.file_tree import git
+from providers.file_tree.memory import LARGE_BLOCK, expect_large_blocks
 from providers.file_tree.packed import PackedPaths
 from providers.file_tree.tree import Tree, parent_dirs
-from providers.file_tree.walk import walk
+from providers.repository.excludes import global_excludes
+from providers.repository.gitexec import GitError, GitRunner
+from providers.repository.layout import git_dir, info_exclude
+from providers.repository.listing import ListingRun, submodule_paths
+from providers.repository.walk import walk
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +37,7 @@ class ListingOptions:
     ignore_file: str = DEFAULT_IGNORE_FILE
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Listing:
     """A full listing and what is needed to keep it current incrementally.
 
@@ -63,15 +62,15 @@ class Listing:
     digest: bytes = b""
     """Of git's output: a listing that would come out the same is not built again."""
     index: Path | None = None
-    """git's index, one of ``key_files``: see :func:`git.tracked_digest`."""
+    """git's index, one of ``key_files``; see ``repository.listing.tracked_digest``."""
     tracked_digest: bytes = b""
     """Of the tracked files' listing alone."""
     own_lines: tuple[str, ...] = ()
     missing: frozenset[str] = frozenset()
     built: int = 0
     """The tree's version when listed: it has not been edited since while it is the same."""
-    pending: git.ListingRun | None = None
-    """The run that finds deleted tracked files (started by :meth:`git.ListingRun.start_missing`
+    pending: ListingRun | None = None
+    """The run that finds deleted tracked files (started by :meth:`ListingRun.start_missing`
     once the first answer is out); :func:`settle_missing` takes them out."""
 
     def reusable(self, digest: bytes, own_lines: tuple[str, ...]) -> bool:
@@ -101,17 +100,7 @@ def own_lines(options: ListingOptions, ignore_file: Path | None) -> tuple[str, .
     return tuple(lines)
 
 
-def global_excludes(runner: git.GitRunner, root: Path) -> Path | None:
-    """git's global excludes file: ``core.excludesFile``, else the XDG default."""
-    try:
-        configured = git.excludes_file(runner, root)
-    except git.GitError as exc:
-        log.debug("cannot ask git for core.excludesFile: %s", exc)
-        configured = None
-    return configured or default_global_excludes(runner.environ)
-
-
-def rules_for(listing: Listing, runner: git.GitRunner) -> IgnoreRules:
+def rules_for(listing: Listing, runner: GitRunner) -> IgnoreRules:
     """The ignore rules for new paths; in a repository made once, on first use.
 
     Asking our own rules instead of ``git check-ignore`` saves a process per
@@ -128,7 +117,7 @@ def rules_for(listing: Listing, runner: git.GitRunner) -> IgnoreRules:
     return listing.rules
 
 
-def list_tree(root: Path, options: ListingOptions, runner: git.GitRunner) -> Listing:
+def list_tree(root: Path, options: ListingOptions, runner: GitRunner) -> Listing:
     """List ``root`` completely, deleted tracked files taken out. Raises ``OSError`` when
     ``root`` itself cannot be read."""
     listing = list_again(root, options, runner, None)[0]
@@ -139,7 +128,7 @@ def list_tree(root: Path, options: ListingOptions, runner: git.GitRunner) -> Lis
 def list_again(
     root: Path,
     options: ListingOptions,
-    runner: git.GitRunner,
+    runner: GitRunner,
     previous: Listing | None,
 ) -> tuple[Listing, bool]:
     """List ``root`` completely; True when nothing changed since ``previous``.
@@ -152,13 +141,13 @@ def list_again(
     ignore_file = own_ignore_file(root, options)
     lines = own_lines(options, ignore_file)
     own = PatternSet(lines)
-    gitdir = git.git_dir(root)
-    info_exclude = git.common_dir(gitdir) / "info" / "exclude" if gitdir is not None else None
-    keys: list[Path] = [p for p in (ignore_file, info_exclude) if p is not None]
+    gitdir = git_dir(root)
+    exclude = info_exclude(gitdir) if gitdir is not None else None
+    keys: list[Path] = [p for p in (ignore_file, exclude) if p is not None]
     if gitdir is not None:
         keys.append(gitdir / "index")
         try:
-            run = git.ListingRun(runner, root)
+            run = ListingRun(runner, root, on_output=_expect_large)
             relisting = previous is not None and previous.in_git
             if relisting:
                 run.start_missing()  # needed at once to tell whether anything changed
@@ -172,23 +161,23 @@ def list_again(
             previous = None
             tree, unreadable = _model(run)
             digest = run.digest()
-        except git.GitError as exc:
+        except GitError as exc:
             log.warning("git cannot list %s (%s); walking it instead", root, exc)
         else:
             if tree.contains(".gitmodules"):
-                _submodules_as_repositories(tree, git.submodule_paths(root))
+                _submodules_as_repositories(tree, submodule_paths(root))
             if own:
                 tree.filter(own.excluded)
             listing = Listing(
-                root,
-                tree,
-                True,
-                unreadable,
-                own,
-                None,
-                _unique(keys),
-                ignore_file,
-                info_exclude,
+                root=root,
+                tree=tree,
+                in_git=True,
+                unreadable=unreadable,
+                own=own,
+                rules=None,
+                key_files=_unique(keys),
+                ignore_file=ignore_file,
+                info_exclude=exclude,
                 digest=digest,
                 index=gitdir / "index",
                 tracked_digest=run.tracked_digest(),
@@ -203,7 +192,7 @@ def list_again(
     excludes = global_excludes(runner, root)
     if excludes is not None:
         keys.append(excludes)
-    rules = IgnoreRules(root, info_exclude=info_exclude, global_excludes=excludes)
+    rules = IgnoreRules(root, info_exclude=exclude, global_excludes=excludes)
     walked = walk(root, rules, own=own)
     if walked.unreadable:
         log.warning(
@@ -217,15 +206,15 @@ def list_again(
     if same and previous is not None:
         tree = previous.tree
     listing = Listing(
-        root,
-        tree,
-        False,
-        len(walked.unreadable),
-        own,
-        rules,
-        _unique(keys),
-        ignore_file,
-        info_exclude,
+        root=root,
+        tree=tree,
+        in_git=False,
+        unreadable=len(walked.unreadable),
+        own=own,
+        rules=rules,
+        key_files=_unique(keys),
+        ignore_file=ignore_file,
+        info_exclude=exclude,
         own_lines=lines,
         built=tree.version,
     )
@@ -238,17 +227,17 @@ def _one_by_one(untracked: int, tracked: int) -> bool:
     return untracked <= 16 + tracked // 1000
 
 
-def _model(run: git.ListingRun) -> tuple[Tree, int]:
+def _model(run: ListingRun) -> tuple[Tree, int]:
     """The tree of what ``run`` lists, and how many directories git could not read.
 
     The tracked files come first (the index is quick to read): they are
     packed while git still walks the work tree for untracked ones, which
     then join them, so little is left to do once the walk ends.
     """
-    tracked = run.tracked()
+    tracked = run.take_tracked()
     parents = parent_dirs(tracked)
     files = PackedPaths.of(tracked)
-    untracked = run.untracked()
+    untracked = run.take_untracked()
     repos = {r.rstrip("/") for r in untracked.repos}
     parents.update(parent_dirs(untracked.paths), parent_dirs(repos))
     if _one_by_one(len(untracked.paths) + len(repos), len(files)):
@@ -272,7 +261,7 @@ def settle_missing(listing: Listing) -> None:
         return
     try:
         missing = run.missing()
-    except git.GitError as exc:
+    except GitError as exc:
         log.warning("git cannot list deleted files in %s (%s)", listing.root, exc)
         return
     listing.known.update(missing)
@@ -281,6 +270,12 @@ def settle_missing(listing: Listing) -> None:
     listing.tree.discard(set(missing))
     if unedited:
         listing.built = listing.tree.version
+
+
+def _expect_large(size: int) -> None:
+    """A listing of a megabyte or more: keep its copies returnable (see :mod:`memory`)."""
+    if size >= LARGE_BLOCK:
+        expect_large_blocks()
 
 
 def _submodules_as_repositories(tree: Tree, paths: set[str]) -> None:

@@ -28,9 +28,8 @@ from pathlib import Path
 from typing import Protocol
 
 from providers.core.ignore import GITIGNORE
-from providers.core.memory import return_free_memory
+from providers.core.sources import FileKey, file_keys
 from providers.core.watch import Changes, ChangeWatcher, RestartBudget
-from providers.file_tree import git
 from providers.file_tree.listing import (
     Listing,
     ListingOptions,
@@ -38,8 +37,12 @@ from providers.file_tree.listing import (
     rules_for,
     settle_missing,
 )
+from providers.file_tree.memory import return_free_memory
 from providers.file_tree.stamps import DirStamps
-from providers.file_tree.walk import is_nested_repository, walk
+from providers.repository.gitexec import GitError, GitRunner
+from providers.repository.layout import git_dir, is_nested_repository
+from providers.repository.listing import tracked_digest
+from providers.repository.walk import walk
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +70,7 @@ def default_watcher(root: Path) -> Watcher:
     return ChangeWatcher(root)
 
 
-_KeyState = tuple[tuple[int, int, int] | None, ...]
+_KeyState = tuple[FileKey | None, ...]
 
 _TRIM_AFTER_FILES = 20_000
 """Listings this big leave megabytes of freed heap behind; smaller ones are not worth a call."""
@@ -87,7 +90,7 @@ class LiveListing:
         self,
         root: Path,
         options: ListingOptions,
-        runner: git.GitRunner,
+        runner: GitRunner,
         watcher_factory: WatcherFactory | None,
     ) -> None:
         self.root = root
@@ -172,7 +175,7 @@ class LiveListing:
         """
         pending = self._listing.pending if self._listing is not None else None
         if pending is not None:
-            with contextlib.suppress(git.GitError):  # settle_missing tries again, and says why
+            with contextlib.suppress(GitError):  # settle_missing tries again, and says why
                 pending.start_missing()
         if self._watch_wanted:
             self._watch_wanted = False
@@ -224,7 +227,7 @@ class LiveListing:
         """Whether a rule file changed so that only a full listing can say what is listed.
 
         When only git's index changed, one quick ``ls-files --cached`` decides
-        (:func:`git.tracked_digest`): a commit, or staging a file already
+        (:func:`tracked_digest`): a commit, or staging a file already
         tracked, lists the same files.
         """
         listing = self._listing
@@ -240,8 +243,8 @@ class LiveListing:
         if changed != {listing.index} or not listing.tracked_digest:
             return True
         try:
-            same = git.tracked_digest(self._runner, self.root) == listing.tracked_digest
-        except git.GitError:
+            same = tracked_digest(self._runner, self.root) == listing.tracked_digest
+        except GitError:
             return True
         _trim_after(listing)
         if same:
@@ -303,7 +306,7 @@ class LiveListing:
         at = parts.index(".git")
         if at == 0:
             # Our own repository: index and excludes are stat-checked each turn.
-            if not listing.in_git and git.git_dir(self.root) is not None:
+            if not listing.in_git and git_dir(self.root) is not None:
                 raise _Relist("the root became a repository")
             return
         owner = "/".join(parts[:at])
@@ -348,13 +351,5 @@ def _stamps_of(listing: Listing, started_ns: int) -> DirStamps:
 
 
 def _key_state(paths: Iterable[Path]) -> _KeyState:
-    """Cheap identity of each rule file: (inode, size, mtime), or None when absent."""
-    state: list[tuple[int, int, int] | None] = []
-    for path in paths:
-        try:
-            st = os.stat(path)
-        except OSError:
-            state.append(None)
-        else:
-            state.append((st.st_ino, st.st_size, st.st_mtime_ns))
-    return tuple(state)
+    """The key of each rule file, or None when absent."""
+    return file_keys(paths)

@@ -20,7 +20,7 @@ from providers.core.budget import TokenCounter
 from providers.core.config import COMMON_ATTRIBUTES, non_negative_int, resolve_config
 from providers.core.errors import source_unavailable
 from providers.core.identity import published_identity
-from providers.core.paths import find_repo_root, normalise_touched
+from providers.core.paths import normalise_touched
 from providers.core.provider import unless_busy
 from providers.core.request import checked_working_directory
 from providers.core.types import (
@@ -32,10 +32,11 @@ from providers.core.types import (
     Identity,
     Stability,
 )
-from providers.file_tree.git import GitRunner
 from providers.file_tree.listing import DEFAULT_IGNORE_FILE, ListingOptions
 from providers.file_tree.live import LiveListing, WatcherFactory, default_watcher
 from providers.file_tree.render import View, render_section
+from providers.repository.gitexec import GitRunner
+from providers.repository.layout import RepoRoots
 
 log = logging.getLogger(__name__)
 
@@ -104,13 +105,10 @@ def settings_from(config: Mapping[str, Any]) -> Settings:
 
 @dataclass(frozen=True)
 class _Where:
-    """Where the last request pointed: its root and touched paths, resolved."""
+    """The last request's touched paths, resolved, and what they were resolved from."""
 
-    working_directory: str
-    files_touched: tuple[str, ...]
-    root: Path
+    key: tuple[Path, str, tuple[str, ...]]
     touched: tuple[str, ...]
-    in_repository: bool
 
 
 @dataclass(frozen=True)
@@ -142,6 +140,7 @@ class FileTreeProvider:
         self._live: LiveListing | None = None
         self._answer: _Answer | None = None
         self._where: _Where | None = None
+        self._roots = RepoRoots()
         self._lock = threading.Lock()
 
     def identity(self) -> Identity:
@@ -203,26 +202,16 @@ class FileTreeProvider:
     ) -> tuple[Path, tuple[str, ...]]:
         """The root and the normalised ``files_touched``, remembered while the request repeats.
 
-        Both resolve paths through the file system (a ``stat`` per component);
-        a repeated request only checks that the root still has (or lacks) ``.git``.
+        Normalising resolves paths through the file system (a ``stat`` per
+        component); a repeated request costs the root's memo check only.
         """
+        root = self._roots.root(working_directory)
         memo = self._where
-        if (
-            memo is not None
-            and memo.working_directory == request.working_directory
-            and memo.files_touched == request.files_touched
-            and (memo.root / ".git").exists() == memo.in_repository
-        ):
-            return memo.root, memo.touched
-        root = find_repo_root(working_directory)
+        key = (root, request.working_directory, request.files_touched)
+        if memo is not None and memo.key == key:
+            return root, memo.touched
         touched = normalise_touched(root, working_directory, request.files_touched).inside
-        self._where = _Where(
-            request.working_directory,
-            request.files_touched,
-            root,
-            touched,
-            (root / ".git").exists(),
-        )
+        self._where = _Where(key, touched)
         return root, touched
 
     def _live_for(self, root: Path) -> LiveListing:

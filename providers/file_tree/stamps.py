@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from providers.core.sources import file_key
+
 RACY_MARGIN_NS = 2_000_000_000
 """File systems with coarse times (1-2 s) would hide a change made just after the start."""
 
@@ -31,11 +33,8 @@ _RACY = -1
 
 
 def _stamp(path: str) -> tuple[int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_mtime_ns, st.st_size
+    key = file_key(path)
+    return None if key is None else (key.mtime_ns, key.size)
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
 
+from providers.core.sources import FileKey, file_key
 from providers.core.watch import Changes, ChangeWatcher, RestartBudget
 from providers.git_status.git import Layout
-
-StatKey = tuple[int, int, int, int] | None
 
 _CLOCK_MARGIN_NS = 100_000_000
 """File mtimes come from a coarse kernel clock; treat this much before a snapshot as after."""
@@ -80,7 +79,7 @@ class Freshness:
         self._started = False
         self._ready = False
         self._guard: tuple[object, ...] | None = None
-        self._known: dict[Path, StatKey] = {}
+        self._known: dict[Path, FileKey | None] = {}
         self._since_ns = 0
         self._dirty = True
 
@@ -145,25 +144,19 @@ class Freshness:
         paths = [git_dir / "index", common / "packed-refs"]
         if head.startswith(b"ref: refs/"):
             paths.append(common / os.fsdecode(head[5:].strip()))
-        return (head, *(_stat_key(path) for path in paths))
+        return (head, *(file_key(path) for path in paths))
 
     def _touched_changed(self, touched: Iterable[Path]) -> bool:
         changed = False
         if len(self._known) > _MAX_KNOWN:
             self._known.clear()
         for path in touched:
-            key = _stat_key(path)
+            key = file_key(path)
             if path in self._known:
                 changed = changed or self._known[path] != key
             else:
-                changed = changed or key is None or key[3] >= self._since_ns - _CLOCK_MARGIN_NS
+                changed = (
+                    changed or key is None or key.mtime_ns >= self._since_ns - _CLOCK_MARGIN_NS
+                )
             self._known[path] = key
         return changed
-
-
-def _stat_key(path: Path) -> StatKey:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)

@@ -1,6 +1,6 @@
 """The git status provider's git commands: discovery, porcelain status, log, refs.
 
-Processes are started by the shared runner (:mod:`providers.gitexec`), which
+Processes are started by the shared runner (:mod:`providers.repository.gitexec`), which
 applies the safety settings for a repository we do not trust (no optional
 locks, no fsmonitor, no prompt or pager, a sanitised environment, a timeout
 that kills the process group).
@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from providers.core.errors import invalid_request, source_unavailable
-from providers.gitexec import GitRunner, GitStartError, GitTimeout, Running
+from providers.core.sources import read_prefix
+from providers.repository.gitexec import GitRunner, GitStartError, GitTimeout, Running
+from providers.repository.layout import DOT_GIT, dot_git_above, looks_like_git_dir, upwards
 
 DEFAULT_TIMEOUT_MS = 5000
 
@@ -54,21 +56,16 @@ def find_executable(name: str) -> str:
     return os.path.abspath(found)
 
 
-def _looks_like_git_dir(path: Path) -> bool:
-    """What git checks before it takes a directory for a repository."""
-    return (path / "HEAD").is_file() and (path / "objects").is_dir() and (path / "refs").is_dir()
-
-
 def might_be_repository(directory: Path) -> bool:
     """Cheap stat-only precheck: could git find a repository from here?
 
     False means certainly not (no ``.git`` and no bare-repository layout in
     any ancestor), so a directory outside every repository costs no process.
     """
-    for candidate in (directory, *directory.parents):
-        if (candidate / ".git").exists() or _looks_like_git_dir(candidate):
-            return True
-    return False
+    return any(
+        os.path.lexists(candidate / DOT_GIT) or looks_like_git_dir(candidate)
+        for candidate in upwards(directory)
+    )
 
 
 _CONFIG_READ_LIMIT = 64 * 1024
@@ -88,30 +85,25 @@ def plain_layout(working_directory: Path) -> Layout | None:
     (linked worktrees, submodules, bare repositories, being inside ``.git``)
     asks ``git rev-parse``. Saves one process on the cold turn.
     """
-    start = working_directory.resolve()
-    if ".git" in start.parts:
+    if DOT_GIT in working_directory.resolve().parts:
         return None
-    for candidate in (start, *start.parents):
-        dot_git = candidate / ".git"
-        try:
-            st = os.lstat(dot_git)
-        except OSError:
-            continue
-        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
-            return None
-        if not _looks_like_git_dir(dot_git):
-            return None  # git would walk past it: let git say where it ends up
-        try:
-            if os.stat(candidate).st_uid != os.geteuid():
-                return None
-            with (dot_git / "config").open("rb") as handle:
-                config = handle.read(_CONFIG_READ_LIMIT + 1)
-        except OSError:
-            return None
-        if len(config) > _CONFIG_READ_LIMIT or _UNUSUAL_CONFIG.search(config):
-            return None
-        return Layout(dot_git, dot_git, candidate, bare=False)
-    return None
+    dot_git = dot_git_above(working_directory)
+    if dot_git is None:
+        return None
+    candidate = dot_git.parent
+    try:
+        st = os.lstat(dot_git)
+        owner = os.stat(candidate).st_uid
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or owner != os.geteuid():
+        return None
+    if not looks_like_git_dir(dot_git):
+        return None  # git would walk past it: let git say where it ends up
+    config = read_prefix(dot_git / "config", _CONFIG_READ_LIMIT + 1)
+    if config is None or len(config) > _CONFIG_READ_LIMIT or _UNUSUAL_CONFIG.search(config):
+        return None
+    return Layout(dot_git, dot_git, candidate, bare=False)
 
 
 class Git:

@@ -9,8 +9,9 @@ output to :func:`default_branch_from_listing`.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+from providers.core.sources import FileKey, file_keys
 
 ORIGIN_HEAD = "refs/remotes/origin/HEAD"
 CANDIDATES = ("main", "master")
@@ -25,20 +26,12 @@ _KEY_FILES = (
     "reftable/tables.list",
 )
 
-RefsKey = tuple[tuple[int, int, int] | None, ...]
+RefsKey = tuple[FileKey | None, ...]
 
 
 def refs_key(common_dir: Path) -> RefsKey:
-    """Identity (inode, size, mtime) of every file the answer depends on; equal key, same answer."""
-    key: list[tuple[int, int, int] | None] = []
-    for name in _KEY_FILES:
-        try:
-            st = os.stat(common_dir / name)
-        except OSError:
-            key.append(None)
-        else:
-            key.append((st.st_ino, st.st_size, st.st_mtime_ns))
-    return tuple(key)
+    """The key of every file the answer depends on; equal key, same answer."""
+    return file_keys(common_dir / name for name in _KEY_FILES)
 
 
 def uses_reftable(common_dir: Path) -> bool:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from providers.core.paths import confine, repo_relative
+from providers.core.sources import file_key
 
 DEFAULT_PATHS: tuple[str, ...] = (
     "AGENTS.override.md",
@@ -68,16 +69,8 @@ def unresolved(root: Path, patterns: Sequence[str]) -> list[str]:
 def candidate_keys(root: Path, patterns: Sequence[str]) -> tuple[object, ...]:
     """A cheap fingerprint of what ``discover`` would find: one ``stat`` per plain path
     (a glob is expanded again). Equal fingerprints mean the same files are found."""
-    keys: list[object] = []
     base = os.fspath(root)
-    for pattern in patterns:
-        if is_glob(pattern):
-            keys.append(tuple(expand(root, pattern)))
-            continue
-        try:
-            st = os.stat(os.path.join(base, pattern))
-        except OSError:
-            keys.append(None)
-        else:
-            keys.append((st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns))
-    return tuple(keys)
+    return tuple(
+        tuple(expand(root, pattern)) if is_glob(pattern) else file_key(os.path.join(base, pattern))
+        for pattern in patterns
+    )

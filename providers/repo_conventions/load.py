@@ -19,7 +19,7 @@ from pathlib import Path
 
 from providers.core.markdown import find_imports, normalise_newlines, strip_artifacts
 from providers.core.paths import confine, repo_relative
-from providers.core.sources import FileKey, SourceText, Unavailable, read_text
+from providers.core.sources import FileKey, SourceText, Unavailable, file_keys, read_text
 
 MARKDOWN_SUFFIXES = (".md", ".mdc", ".markdown")
 
@@ -142,12 +142,6 @@ def _display(root: Path, resolved: Path) -> str:
         return str(resolved)
 
 
-def dependency_keys(root: Path, dependencies: Sequence[str]) -> tuple[FileKey | None, ...]:
+def dependency_keys(dependencies: Sequence[str]) -> tuple[FileKey | None, ...]:
     """Current keys of ``dependencies`` (absolute paths): the cheap did-anything-change check."""
-    keys: list[FileKey | None] = []
-    for path in dependencies:
-        try:
-            keys.append(FileKey.of(os.stat(path)))  # a str, not a Path: this is the warm path
-        except OSError:
-            keys.append(None)
-    return tuple(keys)
+    return file_keys(dependencies)  # str, not Path: this is the warm path

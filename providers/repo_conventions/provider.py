@@ -23,7 +23,6 @@ from providers.core.config import COMMON_ATTRIBUTES, non_negative_int, resolve_c
 from providers.core.errors import invalid_request
 from providers.core.identity import published_identity
 from providers.core.markdown import split_lines, split_units
-from providers.core.paths import RepoRoots, find_repo_root
 from providers.core.render import left_out_note
 from providers.core.request import checked_working_directory
 from providers.core.sources import FileKey, Unavailable
@@ -51,6 +50,7 @@ from providers.repo_conventions.load import (
     dependency_keys,
     load,
 )
+from providers.repository.layout import RepoRoots, find_root
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,7 @@ class RepoConventionsProvider:
         patterns = tuple(values["paths"])
         explicit = "paths" in config
         if explicit:
-            missing = unresolved(find_repo_root(Path.cwd()), patterns)
+            missing = unresolved(find_root(Path.cwd()), patterns)
             if missing:
                 raise invalid_request(
                     "declared convention path(s) resolve to nothing: " + ", ".join(missing)
@@ -165,7 +165,7 @@ class RepoConventionsProvider:
             and cached.candidates == candidates
             and cached.budget == request.token_budget
             and cached.model_id == request.model_target.id
-            and dependency_keys(root, cached.dependencies) == cached.keys
+            and dependency_keys(cached.dependencies) == cached.keys
         ):
             return cached.contribution
         found = discover(root, self._settings.patterns)
@@ -176,7 +176,7 @@ class RepoConventionsProvider:
             root,
             candidates,
             deps,
-            dependency_keys(root, deps),
+            dependency_keys(deps),
             request.token_budget,
             request.model_target.id,
             contribution,

@@ -23,11 +23,12 @@ from typing import Any
 
 from providers.core.budget import TokenCounter
 from providers.core.identity import published_identity
-from providers.core.paths import RepoRoots, normalise_touched
+from providers.core.paths import normalise_touched
 from providers.core.provider import unless_busy
 from providers.core.request import checked_working_directory
 from providers.core.types import Capabilities, ContextRequest, Contribution, Identity, Stability
 from providers.core.watch import ChangeWatcher
+from providers.repository.layout import RepoRoots
 from providers.scoped_docs.activation import Session
 from providers.scoped_docs.catalog import Catalog
 from providers.scoped_docs.index import RuleIndex

@@ -1,11 +1,9 @@
-"""The repository's file list, taken once, to tell authors which rule patterns match nothing.
+"""Which rule patterns match no file in the repository, told to their authors once.
 
 A glob with a typo never fires and nobody notices; checking it needs every
-path in the repository. Inside a git work tree the file tree's ``git
-ls-files`` listing gives them (tracked plus untracked, minus ignored) far
-faster than a walk; elsewhere the file tree's walk does, bounded, with the
-same ignore rules. This runs at discovery and when a rule changes, never on
-the per-turn path.
+path in the repository (:func:`providers.repository.files.list_repo_files`:
+git's listing, or a bounded walk applying the same ignore rules). This runs
+at discovery and when a rule changes, never on the per-turn path.
 """
 
 from __future__ import annotations
@@ -17,74 +15,17 @@ from pathlib import Path
 
 import pathspec
 
-from providers.core.ignore import IgnoreRules, PatternSet
-from providers.file_tree.git import GitError, GitRunner, ListingRun, common_dir, git_dir
-from providers.file_tree.listing import global_excludes
-from providers.file_tree.walk import walk
+from providers.repository.files import list_repo_files
 from providers.scoped_docs.globs import Inclusion, specificity
 from providers.scoped_docs.rules import Rule
 
 log = logging.getLogger(__name__)
-
-GIT_TIMEOUT_S = 10.0
-MAX_WALK_FILES = 100_000
-"""A walk stops here; the check then only says "matches nothing among the first N"."""
 
 MAX_CHECKS = 1_000_000
 """Path tests per check run (about a second); past it the remaining patterns are not judged."""
 
 MAX_REPORTS = 20
 """Patterns named one by one in the log per check; the rest are counted."""
-
-_SKIP_DIRS = PatternSet(["node_modules/", ".venv/", "__pycache__/"])
-"""Skipped even where no ignore file says so (``.git`` never appears)."""
-
-
-def list_repo_files(root: Path, runner: GitRunner | None = None) -> tuple[str, ...]:
-    """Sorted repo-relative POSIX paths of the files in ``root`` (git's view when it can).
-
-    The file tree's code paths: its ``ls-files`` listing in a work tree,
-    its walk (git's ignore rules) elsewhere or when git fails. A nested
-    repository is one entry ``name/``.
-    """
-    if runner is None:
-        runner = GitRunner(timeout=GIT_TIMEOUT_S)
-    gitdir = git_dir(root)
-    info_exclude = None
-    if gitdir is not None:
-        files = _git_files(root, runner)
-        if files is not None:
-            return files
-        info_exclude = common_dir(gitdir) / "info" / "exclude"
-    return _walk_files(root, runner, info_exclude)
-
-
-def _git_files(root: Path, runner: GitRunner) -> tuple[str, ...] | None:
-    run: ListingRun | None = None
-    try:
-        run = ListingRun(runner, root)
-        listed = run.listing()
-        missing = run.missing()
-    except GitError as exc:
-        log.debug("git cannot list %s: %s", root, exc)
-        if run is not None:
-            run.cancel()
-        return None
-    found = {*listed.paths, *(repo + "/" for repo in listed.repos)}
-    return tuple(sorted(found - missing))
-
-
-def _walk_files(root: Path, runner: GitRunner, info_exclude: Path | None) -> tuple[str, ...]:
-    excludes = global_excludes(runner, root)
-    rules = IgnoreRules(root, info_exclude=info_exclude, global_excludes=excludes)
-    try:
-        walked = walk(root, rules, own=_SKIP_DIRS, max_files=MAX_WALK_FILES)
-    except OSError as exc:
-        log.debug("cannot list %s: %s", root, exc)
-        return ()
-    if len(walked.paths) >= MAX_WALK_FILES:
-        log.debug("stopped listing %s after %d files", root, len(walked.paths))
-    return tuple(sorted(walked.entries()))
 
 
 class PatternCheck:

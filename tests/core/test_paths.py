@@ -1,24 +1,10 @@
-"""Repo root, confinement and files_touched normalisation (one copy of each rule)."""
+"""Confinement and files_touched normalisation (one copy of each rule)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from providers.core.paths import RepoRoots, confine, find_repo_root, normalise_touched
-
-
-def test_repo_root_is_nearest_git_upwards_else_the_directory(tmp_path: Path) -> None:
-    (tmp_path / "repo" / ".git").mkdir(parents=True)
-    (tmp_path / "repo" / "src" / "pkg").mkdir(parents=True)
-    assert find_repo_root(tmp_path / "repo" / "src" / "pkg") == (tmp_path / "repo").resolve()
-    (tmp_path / "wt").mkdir()
-    (tmp_path / "wt" / ".git").write_text("gitdir: /elsewhere\n")  # a worktree's .git file
-    assert find_repo_root(tmp_path / "wt") == (tmp_path / "wt").resolve()
-    (tmp_path / "plain").mkdir()
-    assert find_repo_root(tmp_path / "plain") in {
-        (tmp_path / "plain").resolve(),
-        *(p for p in (tmp_path / "plain").resolve().parents if (p / ".git").exists()),
-    }
+from providers.core.paths import confine, normalise_touched
 
 
 def test_confine_follows_symlinks_before_deciding(tmp_path: Path) -> None:
@@ -52,15 +38,3 @@ def test_files_touched_normalised_and_outside_ignored(tmp_path: Path) -> None:
     )
     assert touched.inside == ("src/a.py", "README.md", "src/new/file.py")
     assert set(touched.outside) == {"/etc/passwd", "../../x", ""}
-
-
-def test_repo_roots_memo_notices_a_new_or_removed_git_dir(tmp_path: Path) -> None:
-    roots = RepoRoots()
-    work = tmp_path / "work"
-    work.mkdir()
-    first = roots.root(work)
-    assert roots.root(work) == first
-    (work / ".git").mkdir()
-    assert roots.root(work) == work.resolve()
-    (work / ".git").rmdir()
-    assert roots.root(work) == find_repo_root(work)

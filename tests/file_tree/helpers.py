@@ -12,7 +12,7 @@ from typing import Any
 from providers.core.budget import FallbackCounter
 from providers.core.types import ContextRequest, Contribution, ModelTarget
 from providers.core.watch import Changes
-from providers.file_tree.git import GitRunner, Running
+from providers.repository.gitexec import GitRunner, Running
 
 
 def git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from providers.core.budget import FallbackCounter
-from providers.file_tree.git import GitRunner
 from providers.file_tree.listing import ListingOptions, list_tree
 from providers.file_tree.provider import FileTreeProvider
+from providers.repository.gitexec import GitRunner
 from tests.file_tree.helpers import (
     CountingRunner,
     WatcherBox,

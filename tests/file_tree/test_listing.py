@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from providers.file_tree.git import GitRunner
 from providers.file_tree.listing import ListingOptions, list_tree
+from providers.repository.gitexec import GitRunner
 from tests.file_tree.helpers import generate_tree, git, git_listing, init_repo, random_patterns
 
 SEEDS = range(10)

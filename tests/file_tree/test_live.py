@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from providers.file_tree.git import GitRunner
 from providers.file_tree.listing import ListingOptions, list_tree
 from providers.file_tree.live import LiveListing
+from providers.repository.gitexec import GitRunner
 from tests.file_tree.helpers import (
     NAMES,
     CountingRunner,

@@ -513,7 +513,7 @@ def test_real_watcher_sees_a_new_file(make_provider: Make, repo: Path) -> None:
 _LIST = (
     "import json, sys\n"
     "from pathlib import Path\n"
-    "from providers.file_tree.git import GitRunner\n"
+    "from providers.repository.gitexec import GitRunner\n"
     "from providers.file_tree.listing import ListingOptions, list_tree\n"
     "listing = list_tree(Path(sys.argv[1]), ListingOptions(), GitRunner())\n"
     "print(json.dumps([sorted(listing.tree.paths()), listing.unreadable]))\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from providers.gitexec import (
+from providers.repository.gitexec import (
     GitExitError,
     GitRunner,
     GitStartError,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from providers.core.ignore import DEFAULT_EXCLUDES, IgnoreRules, PatternSet
+from providers.repository.layout import is_nested_repository
 
 
 @dataclass
@@ -28,27 +29,6 @@ class WalkResult:
     def entries(self) -> list[str]:
         """Files and repositories as the tree adds them (a repository as ``name/``)."""
         return [*self.paths, *(r + "/" for r in self.repos)]
-
-
-def is_nested_repository(directory: str) -> bool:
-    """Whether git would treat ``directory`` as a repository of its own (not descend into it).
-
-    git asks whether ``directory/.git`` is a valid repository; a ``.git``
-    directory with ``HEAD``, ``objects`` and ``refs``, or a ``.git`` file
-    pointing elsewhere (``gitdir:``), is what ``git init`` and submodules make.
-    """
-    dot_git = os.path.join(directory, ".git")
-    try:
-        if os.path.isdir(dot_git):
-            return (
-                os.path.isfile(os.path.join(dot_git, "HEAD"))
-                and os.path.isdir(os.path.join(dot_git, "objects"))
-                and os.path.isdir(os.path.join(dot_git, "refs"))
-            )
-        with open(dot_git, "rb") as handle:
-            return handle.read(8) == b"gitdir: "
-    except OSError:
-        return False
 
 
 def walk(

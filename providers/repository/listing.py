@@ -1,8 +1,8 @@
-"""The file tree's git commands: the ``ls-files`` listing and git's excludes file.
+"""What git would show in a work tree: ``git ls-files``, read the way every provider needs it.
 
-Processes are started by the shared runner (:mod:`providers.gitexec`), which
-applies the safety settings for a repository we do not trust; this module
-only says what to run and how to read the answer.
+Processes are started by the shared runner (:mod:`gitexec`), which applies
+the safety settings for a repository we do not trust; this module only says
+what to run and how to read the answer.
 """
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ import contextlib
 import hashlib
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
-from providers.core.memory import LARGE_BLOCK, expect_large_blocks
 from providers.core.sources import Unavailable, read_text
-from providers.gitexec import GitError, GitRunner, Running
+from providers.repository.gitexec import GitError, GitRunner, Running
 
 _UNREADABLE = re.compile(rb"could not open directory '")
 
@@ -38,6 +39,50 @@ _TAGS = ("\0H ", "\0M ")
 _SKIPPED = re.compile(rb"(?:^|\0)S ([^\0]*)")
 
 
+class AlreadyTaken(RuntimeError):
+    """A listing handed over once was asked for again (it is not kept, to save memory)."""
+
+
+T = TypeVar("T")
+
+
+class Handover(Generic[T]):
+    """A result that is handed over once: the run keeps no copy once it is taken.
+
+    At 300k files a listing is megabytes; a run kept for :meth:`ListingRun.missing`
+    must not hold it too. A second :meth:`take` raises instead of silently
+    returning nothing.
+    """
+
+    __slots__ = ("_taken", "_value", "what")
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self._value: T | None = None
+        self._taken = False
+
+    @property
+    def ready(self) -> bool:
+        return self._value is not None or self._taken
+
+    def put(self, value: T) -> None:
+        self._value = value
+
+    def take(self) -> T:
+        if self._taken:
+            raise AlreadyTaken(f"the {self.what} were already handed over")
+        value, self._value = self._value, None
+        if value is None:
+            raise AlreadyTaken(f"the {self.what} are not read yet")
+        self._taken = True
+        return value
+
+
+OutputHook = Callable[[int], None]
+"""Told the size of git's output before it is decoded (the file tree tunes its
+allocator for large listings)."""
+
+
 class ListingRun:
     """Tracked plus untracked-not-ignored files; tracked files missing from the work tree apart.
 
@@ -51,16 +96,21 @@ class ListingRun:
     :meth:`missing` asks, so they do not compete with the listing. ``-t``
     marks entries outside a sparse checkout (``S``): those count as missing
     unless they exist. Submodules and nested repositories are single entries.
+
+    The listings are :class:`Handover` results: each is taken once.
     """
 
-    def __init__(self, runner: GitRunner, root: Path) -> None:
+    def __init__(
+        self, runner: GitRunner, root: Path, *, on_output: OutputHook | None = None
+    ) -> None:
         self._runner = runner
         self._root = root
+        self._on_output = on_output
         self._skipped: list[str] = []
         self._hash = hashlib.blake2b(digest_size=16)
         self._tracked_digest = b""
-        self._tracked: list[str] | None = None
-        self._untracked: GitListing | None = None
+        self._tracked: Handover[list[str]] = Handover("tracked files")
+        self._untracked: Handover[GitListing] = Handover("untracked files")
         self._missing: frozenset[str] | None = None
         self._deleted: Running | None = None
         # Each is dropped once waited for: a finished Popen keeps what it read.
@@ -73,66 +123,59 @@ class ListingRun:
             self._cached.kill()
             raise
 
-    def tracked(self) -> list[str]:
-        """The tracked files (waits for the index's listing only); may include missing ones.
-
-        Handed over: a second call returns none, so a run kept for
-        :meth:`missing` holds no copy of the listing. :meth:`untracked` too.
-        """
+    def take_tracked(self) -> list[str]:
+        """The tracked files (waits for the index's listing only); may include missing ones."""
         self._read_tracked()
-        paths, self._tracked = self._tracked, []
-        assert paths is not None
-        return paths
+        return self._tracked.take()
 
     def _read_tracked(self) -> None:
-        if self._tracked is None:
-            assert self._cached is not None
-            out = self._wait(self._cached)[1]
-            self._cached = None
-            if len(out) >= LARGE_BLOCK:
-                expect_large_blocks()
-            self._tracked_digest = tracked_digest_of(out)
-            self._hash.update(self._tracked_digest)  # each byte of the output is hashed once
-            if out.startswith(b"S ") or b"\0S " in out:
-                self._skipped = [os.fsdecode(p) for p in _SKIPPED.findall(out)]
-            text = "\0" + os.fsdecode(out)
-            del out
-            if self._skipped:
-                text = text.replace("\0S ", "\0")
-            unmerged = "\0M " in text
-            for tag in _TAGS:
-                text = text.replace(tag, "\0")
-            paths = text[1:].split("\0")
-            if paths[-1] == "":
-                paths.pop()
-            if unmerged:  # one entry per conflict stage
-                paths = list(dict.fromkeys(paths))
-            self._tracked = paths
+        if self._tracked.ready:
+            return
+        assert self._cached is not None
+        out = self._wait(self._cached)[1]
+        self._cached = None
+        if self._on_output is not None:
+            self._on_output(len(out))
+        self._tracked_digest = tracked_digest_of(out)
+        self._hash.update(self._tracked_digest)  # each byte of the output is hashed once
+        if out.startswith(b"S ") or b"\0S " in out:
+            self._skipped = [os.fsdecode(p) for p in _SKIPPED.findall(out)]
+        text = "\0" + os.fsdecode(out)
+        del out
+        if self._skipped:
+            text = text.replace("\0S ", "\0")
+        unmerged = "\0M " in text
+        for tag in _TAGS:
+            text = text.replace(tag, "\0")
+        paths = text[1:].split("\0")
+        if paths[-1] == "":
+            paths.pop()
+        if unmerged:  # one entry per conflict stage
+            paths = list(dict.fromkeys(paths))
+        self._tracked.put(paths)
 
-    def untracked(self) -> GitListing:
+    def take_untracked(self) -> GitListing:
         """Untracked files git does not ignore (waits for the walk); ``name/`` are repositories."""
         self._read_untracked()
-        listed = self._untracked
-        assert listed is not None
-        self._untracked = GitListing([], [], listed.unreadable)
-        return listed
+        return self._untracked.take()
 
     def _read_untracked(self) -> None:
-        if self._untracked is None:
-            self._read_tracked()  # the digest covers both, in this order
-            assert self._others is not None
-            _, out, err = self._wait(self._others)
-            self._others = None
-            self._hash.update(b"\0\0")
-            self._hash.update(out)
-            paths = os.fsdecode(out).split("\0")
-            del out
-            if paths[-1] == "":
-                paths.pop()
-            repos = [p[:-1] for p in paths if p.endswith("/")]
-            if repos:
-                paths = [p for p in paths if not p.endswith("/")]
-            self._untracked = GitListing(paths, repos, len(_UNREADABLE.findall(err)))
+        if self._untracked.ready:
+            return
+        self._read_tracked()  # the digest covers both, in this order
+        assert self._others is not None
+        _, out, err = self._wait(self._others)
+        self._others = None
+        self._hash.update(b"\0\0")
+        self._hash.update(out)
+        paths = os.fsdecode(out).split("\0")
+        del out
+        if paths[-1] == "":
+            paths.pop()
+        repos = [p[:-1] for p in paths if p.endswith("/")]
+        if repos:
+            paths = [p for p in paths if not p.endswith("/")]
+        self._untracked.put(GitListing(paths, repos, len(_UNREADABLE.findall(err))))
 
     def tracked_digest(self) -> bytes:
         """A hash of the tracked files' listing (waits for it): see :func:`tracked_digest`."""
@@ -144,11 +187,11 @@ class ListingRun:
         self._read_untracked()
         return self._hash.digest()
 
-    def listing(self) -> GitListing:
-        """Tracked and untracked files together (handed over, as each of them is);
-        may still hold files :meth:`missing` names."""
-        untracked = self.untracked()
-        paths = self.tracked()
+    def take_listing(self) -> GitListing:
+        """Tracked and untracked files together (both taken); may still hold files
+        :meth:`missing` names."""
+        untracked = self.take_untracked()
+        paths = self.take_tracked()
         paths.extend(untracked.paths)
         return GitListing(paths, untracked.repos, untracked.unreadable)
 
@@ -171,6 +214,7 @@ class ListingRun:
         return self._missing
 
     def cancel(self) -> None:
+        """Kill whatever git runs are still going (their results are not wanted)."""
         for running in (self._cached, self._others, self._deleted):
             if running is not None:
                 with contextlib.suppress(OSError):
@@ -200,18 +244,6 @@ def tracked_digest(runner: GitRunner, root: Path) -> bytes:
     return tracked_digest_of(runner.run(root, TRACKED_ARGS)[1])
 
 
-def excludes_file(runner: GitRunner, cwd: Path) -> Path | None:
-    """``core.excludesFile`` from git's config, ``~`` expanded; None when unset."""
-    code, out, _ = runner.run(
-        cwd, ["config", "--path", "--get", "core.excludesFile"], ok_codes=(0, 1)
-    )
-    value = os.fsdecode(out).rstrip("\n")
-    if code != 0 or not value:
-        return None
-    path = Path(value)
-    return path if path.is_absolute() else cwd / path
-
-
 def submodule_paths(root: Path) -> set[str]:
     """Paths named in ``.gitmodules`` (``path = ...`` lines), so gitlinks list as ``name/``."""
     loaded = read_text(root, Path(".gitmodules"))
@@ -229,42 +261,11 @@ def submodule_paths(root: Path) -> set[str]:
     return found
 
 
-def git_dir(root: Path) -> Path | None:
-    """The repository directory of work tree ``root``: ``.git``, or where a ``.git`` file points."""
-    dot_git = root / ".git"
-    if dot_git.is_dir():
-        return dot_git
-    try:
-        with dot_git.open("rb") as handle:
-            head = handle.read(4096)
-    except OSError:
-        return None
-    first = head.split(b"\n", 1)[0].decode("utf-8", "surrogateescape")
-    if not first.startswith("gitdir:"):
-        return None
-    target = Path(first.removeprefix("gitdir:").strip())
-    return target if target.is_absolute() else root / target
-
-
-def common_dir(gitdir: Path) -> Path:
-    """Where a linked worktree's shared files (``info/exclude``) live."""
-    try:
-        pointer = (gitdir / "commondir").read_text("utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        return gitdir
-    target = Path(pointer)
-    return target if target.is_absolute() else gitdir / target
-
-
 __all__ = [
-    "GitError",
+    "AlreadyTaken",
     "GitListing",
-    "GitRunner",
+    "Handover",
     "ListingRun",
-    "Running",
-    "common_dir",
-    "excludes_file",
-    "git_dir",
     "submodule_paths",
     "tracked_digest",
 ]

@@ -1,0 +1,11 @@
+"""The repository on disk, as every provider needs it; no provider owns it.
+
+- ``layout``: the root, the git directory, nested repositories (stat calls only);
+- ``gitexec``: the only place that starts git, safely for an untrusted repository;
+- ``listing``: what git would show (``git ls-files``), read once per run;
+- ``walk``: the same listing without git, applying git's ignore rules;
+- ``excludes``: git's global excludes file;
+- ``files``: every file as one sorted tuple (listing, else walk).
+
+Imports nothing heavy at package level: providers load what they use.
+"""
