@@ -32,8 +32,9 @@ from providers.core.types import (
     Identity,
     Stability,
 )
+from providers.core.watch import WatcherFactory, default_watcher
 from providers.file_tree.listing import DEFAULT_IGNORE_FILE, ListingOptions
-from providers.file_tree.live import LiveListing, WatcherFactory, default_watcher
+from providers.file_tree.live import LiveListing
 from providers.file_tree.render import View, render_section
 from providers.repository.gitexec import GitRunner
 from providers.repository.layout import RepoRoots
@@ -160,12 +161,12 @@ class FileTreeProvider:
             self._drop()
 
     def answer_sent(self) -> None:
-        """The first answer is out: the watcher may start (:meth:`LiveListing.start_watching`)."""
-        unless_busy(self._lock, self._start_watching)
+        """The answer is out: the watcher may start (:meth:`LiveListing.answer_sent`)."""
+        unless_busy(self._lock, self._answer_sent)
 
-    def _start_watching(self) -> None:
+    def _answer_sent(self) -> None:
         if self._live is not None:
-            self._live.start_watching()
+            self._live.answer_sent()
 
     def close(self) -> None:
         """Stop the watcher thread (the plugin process is about to exit)."""

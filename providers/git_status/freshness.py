@@ -2,12 +2,12 @@
 
 Two signals, either one means "recompute":
 
-1. the file watchers (``core.watch``), one per root: the working tree, plus
-   the git dir and common dir when they live elsewhere (linked worktrees,
-   submodules). They start after the first snapshot; until they report
-   ready, every turn recomputes. Overflow or a dead watcher means "assume
-   changed"; a dead one is started again after the next answer (at most
-   :data:`core.watch.MAX_RESTARTS` times).
+1. the file watchers (``core.watch.WatchLifecycle``), one per root: the
+   working tree, plus the git dir and common dir when they live elsewhere
+   (linked worktrees, submodules). They start once the first snapshot's
+   answer is out; until they report ready, every turn recomputes. Overflow
+   or a dead watcher means "assume changed"; a dead one is started again
+   after the next answer (at most :data:`core.watch.MAX_RESTARTS` times).
 2. a stat guard that covers the watcher's latency (a change shows up tens of
    milliseconds late): ``HEAD`` (read), the stats of the index, HEAD's branch
    ref file, ``packed-refs``, and the request's ``files_touched``. A touched path never
@@ -19,38 +19,17 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Protocol
 
-from providers.core.sources import FileKey, file_key
-from providers.core.watch import Changes, ChangeWatcher, RestartBudget
+from providers.core.sources import FileKey, file_key, read_prefix
+from providers.core.watch import WatcherFactory, WatchLifecycle
 from providers.git_status.git import Layout
 
 _CLOCK_MARGIN_NS = 100_000_000
 """File mtimes come from a coarse kernel clock; treat this much before a snapshot as after."""
 
 _MAX_KNOWN = 10_000
-
-
-class Watcher(Protocol):
-    """What :class:`~providers.core.watch.ChangeWatcher` offers; tests inject their own."""
-
-    @property
-    def alive(self) -> bool: ...
-
-    def start(self, timeout: float = 5.0) -> bool: ...
-
-    def drain(self) -> Changes: ...
-
-    def stop(self) -> None: ...
-
-
-WatcherFactory = Callable[[Path], Watcher]
-
-
-def default_watcher(root: Path) -> Watcher:
-    return ChangeWatcher(root)
 
 
 def watch_roots(layout: Layout) -> tuple[Path, ...]:
@@ -66,54 +45,38 @@ def watch_roots(layout: Layout) -> tuple[Path, ...]:
 
 
 class Freshness:
-    """Per repository: watchers plus the stat guard; ``changed()`` once per turn."""
+    """Per repository: the watch lifecycle plus the stat guard; ``changed()`` once per turn."""
 
     def __init__(self, layout: Layout, factory: WatcherFactory | None) -> None:
         self._layout = layout
-        self._factory = factory
-        self._roots = watch_roots(layout)
-        self._watchers: list[Watcher] = []
-        if factory is not None:
-            self._watchers = [factory(root) for root in self._roots]
-        self._restarts = RestartBudget()
-        self._started = False
-        self._ready = False
+        self._watch = WatchLifecycle(watch_roots(layout), factory)
         self._guard: tuple[object, ...] | None = None
         self._known: dict[Path, FileKey | None] = {}
         self._since_ns = 0
         self._dirty = True
 
-    def start_watching(self) -> None:
-        """Start the watchers once the first answer is out; later, start dead ones again.
+    def answer_computed(self) -> None:
+        """A snapshot is out: the watchers may start after its answer is sent."""
+        self._watch.answer_computed()
+
+    def answer_sent(self) -> None:
+        """Start the watchers (new, or replacing dead ones) now that the answer is out.
 
         Setting up a recursive watch holds the GIL while it walks the tree (1.6 s
-        for 100k files), so starting it during the cold turn would stall
-        that turn; started after its answer is sent (the provider's
-        ``answer_sent``), it only delays the moment turns stop recomputing.
+        for 100k files), so starting it during the cold turn would stall that
+        turn; started after its answer is sent, it only delays the moment turns
+        stop recomputing.
         """
-        if not self._started:
-            self._started = True
-            for watcher in self._watchers:
-                watcher.start(timeout=0)
-            return
-        for index, watcher in enumerate(self._watchers):
-            root = self._roots[index]
-            if watcher.alive or self._factory is None or not self._restarts.take(root):
-                continue
-            watcher.stop()
-            self._watchers[index] = self._factory(root)
-            self._watchers[index].start(timeout=0)
-            self._ready = False  # changes before the new watch is in place went unseen
+        self._watch.answer_sent()
 
     def changed(self, touched: Iterable[Path]) -> bool:
-        """Whether to take a new snapshot; call right before taking it (drains the watchers)."""
-        drained = [watcher.drain() for watcher in self._watchers]
-        result = self._dirty or not self._watchers or any(c.any for c in drained)
-        if not self._ready:
-            # Until every watch is in place, changes may go unseen: recompute. The
-            # turn that finds them all ready recomputes too, after they were.
-            result = True
-            self._ready = self._started and all(w.start(timeout=0) for w in self._watchers)
+        """Whether to take a new snapshot; call right before taking it (drains the watchers).
+
+        Until every watch is in place, and on the turn that finds them all in
+        place, changes may have gone unseen: recompute.
+        """
+        report = self._watch.poll()
+        result = self._dirty or not report.complete or report.changes.any
         guard = self._guard_key()
         if guard != self._guard:
             result = True
@@ -130,17 +93,12 @@ class Freshness:
         self._dirty = True
 
     def stop(self) -> None:
-        for watcher in self._watchers:
-            watcher.stop()
+        self._watch.stop()
 
     def _guard_key(self) -> tuple[object, ...]:
         """HEAD's content, and the stats of the index, packed-refs and HEAD's branch ref."""
         git_dir, common = self._layout.git_dir, self._layout.common_dir
-        try:
-            with (git_dir / "HEAD").open("rb") as handle:
-                head = handle.read(4096)
-        except OSError:
-            head = b""
+        head = read_prefix(git_dir / "HEAD", 4096) or b""
         paths = [git_dir / "index", common / "packed-refs"]
         if head.startswith(b"ref: refs/"):
             paths.append(common / os.fsdecode(head[5:].strip()))

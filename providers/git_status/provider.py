@@ -25,7 +25,7 @@ from providers.core.types import (
     Identity,
     Stability,
 )
-from providers.git_status.freshness import WatcherFactory, default_watcher
+from providers.core.watch import WatcherFactory, default_watcher
 from providers.git_status.git import Git, NotARepository
 from providers.git_status.settings import DEFAULT_TOKEN_BUDGET, SCHEMA, Settings, settings_from
 from providers.git_status.tracker import RepoTracker
@@ -97,12 +97,12 @@ class GitStatusProvider:
             return Contribution()
 
     def answer_sent(self) -> None:
-        """The answer is out: the watchers may start (:meth:`Freshness.start_watching`)."""
-        unless_busy(self._lock, self._start_watching)
+        """The answer is out: the watchers may start (:meth:`Freshness.answer_sent`)."""
+        unless_busy(self._lock, self._answer_sent)
 
-    def _start_watching(self) -> None:
+    def _answer_sent(self) -> None:
         if self._tracker is not None:
-            self._tracker.start_watching()
+            self._tracker.answer_sent()
 
     def close(self) -> None:
         """Stop watching; the next collect starts afresh."""

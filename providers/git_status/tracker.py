@@ -14,7 +14,8 @@ from pathlib import Path
 from providers.core.budget import TokenCounter
 from providers.core.paths import normalise_touched
 from providers.core.types import Contribution, Section, Stability
-from providers.git_status.freshness import Freshness, WatcherFactory
+from providers.core.watch import WatcherFactory
+from providers.git_status.freshness import Freshness
 from providers.git_status.git import Git, Layout
 from providers.git_status.settings import Settings
 from providers.git_status.snapshot import Snapshot, Snapshotter
@@ -36,7 +37,6 @@ class RepoTracker:
     ) -> None:
         self.working_directory = working_directory
         self.layout = layout
-        # Watch before the first computation, so nothing between the two is missed.
         self._freshness = Freshness(layout, watcher_factory if settings.watch else None)
         self._snapshotter = Snapshotter(
             git, layout, untracked=settings.untracked, recent_commits=settings.recent_commits
@@ -51,7 +51,6 @@ class RepoTracker:
         self, budget: int, model_id: str, touched: Iterable[str], counter: TokenCounter
     ) -> Contribution:
         """This turn's contribution; raises what the snapshot raises (and recomputes next turn)."""
-        self.start_watching()  # no one said the last answer went out: start now
         if self._freshness.changed(self._touched(touched)) or self._snapshot is None:
             try:
                 self._snapshot = self._snapshotter.take()
@@ -59,6 +58,7 @@ class RepoTracker:
                 self._snapshot = None
                 self._freshness.invalidate()
                 raise
+            self._freshness.answer_computed()
         key = (self._snapshot, budget, model_id)
         if self._answer is not None and self._answer[0] == key:
             return self._answer[1]
@@ -76,10 +76,9 @@ class RepoTracker:
         self._answer = (key, contribution)
         return contribution
 
-    def start_watching(self) -> None:
-        """Start the watchers once a snapshot is out (see :meth:`Freshness.start_watching`)."""
-        if self._snapshot is not None:
-            self._freshness.start_watching()
+    def answer_sent(self) -> None:
+        """The answer is out: the watchers may start (see :meth:`Freshness.answer_sent`)."""
+        self._freshness.answer_sent()
 
     def stop(self) -> None:
         self._freshness.stop()

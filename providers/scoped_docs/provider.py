@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,7 @@ from providers.core.paths import normalise_touched
 from providers.core.provider import unless_busy
 from providers.core.request import checked_working_directory
 from providers.core.types import Capabilities, ContextRequest, Contribution, Identity, Stability
-from providers.core.watch import ChangeWatcher
+from providers.core.watch import WatcherFactory, WatchLifecycle, default_watcher
 from providers.repository.layout import RepoRoots
 from providers.scoped_docs.activation import Session
 from providers.scoped_docs.catalog import Catalog
@@ -44,8 +44,6 @@ DEFAULT_BUDGET = 2000
 MAX_SESSIONS = 16
 """Sessions remembered at once (sub-agents share a process); the oldest is forgotten."""
 
-WatcherFactory = Callable[[Path], ChangeWatcher]
-
 
 @dataclass
 class _Turn:
@@ -59,13 +57,12 @@ class _Turn:
 class _RootState:
     """Discovery for one repository root, shared by the sessions working in it."""
 
-    def __init__(self, root: Path, settings: Settings, reader: Reader) -> None:
+    def __init__(
+        self, root: Path, settings: Settings, reader: Reader, watch: WatchLifecycle
+    ) -> None:
         self.root = root
         self.catalog = Catalog(root, settings.rule_dirs, settings.nested_names, reader)
-        self.watcher: ChangeWatcher | None = None
-        self.watch_wanted = False  # a turn was answered: start when told it went out
-        self.watch_started = False
-        self.watch_ready = False
+        self.watch = watch
         self.index = RuleIndex(())
         self.sessions: OrderedDict[str, tuple[Session, _Turn | None]] = OrderedDict()
         self.patterns = PatternCheck(root)
@@ -93,7 +90,7 @@ class ScopedDocsProvider:
     ) -> None:
         """``watch_start_timeout``: how long the first turn may wait for the watch to be in
         place (0: not at all; until it is, each turn re-checks rule files by stat)."""
-        self._watcher_factory: WatcherFactory = watcher_factory or ChangeWatcher
+        self._watcher_factory: WatcherFactory = watcher_factory or default_watcher
         self._watch_start_timeout = watch_start_timeout
         self._reader = reader
         self._settings = Settings()
@@ -125,7 +122,6 @@ class ScopedDocsProvider:
         root = self._roots.root(working_directory)
         with self._lock:
             state = self._state_for(root)
-            self._start_watching(state)  # no one said the last answer went out: start now
             self._sync(state)
             session = state.session(request.session_id)
             _, previous = state.sessions[request.session_id]
@@ -144,7 +140,7 @@ class ScopedDocsProvider:
                 return previous.contribution
             contribution = self._render(state, session, request.token_budget, counter)
             state.sessions[request.session_id] = (session, _Turn(key, version, contribution))
-            state.watch_wanted = state.watcher is not None
+            state.watch.answer_computed()
             return contribution
 
     # -- state ------------------------------------------------------------
@@ -153,59 +149,40 @@ class ScopedDocsProvider:
         if self._state is not None and self._state.root == root:
             return self._state
         self._drop_state()
-        state = _RootState(root, self._settings, self._reader)
-        if self._settings.watch:
-            state.watcher = self._watcher_factory(root)  # started after the first turn
+        factory = self._watcher_factory if self._settings.watch else None
+        watch = WatchLifecycle((root,), factory, start_timeout=self._watch_start_timeout)
+        state = _RootState(root, self._settings, self._reader, watch)
         changed = state.catalog.scan_rule_dirs()
         self._after_change(state, changed)
         self._state = state
         return state
 
     def answer_sent(self) -> None:
-        """A turn's answer is out: the watch may start (see :meth:`_start_watching`)."""
-        unless_busy(self._lock, self._start_pending_watch)
-
-    def _start_pending_watch(self) -> None:
-        if self._state is not None:
-            self._start_watching(self._state)
-
-    def _start_watching(self, state: _RootState) -> None:
-        """Start the watch once a turn's answer is sent: setting up a recursive watch
+        """A turn's answer is out: the watch may start. Setting up a recursive watch
         holds the GIL while it walks the tree (seconds on a large repository), which
-        must not stall that answer. The turn that finds it in place re-checks everything."""
-        if state.watch_wanted and not state.watch_started and state.watcher is not None:
-            state.watch_started = True
-            state.watcher.start(timeout=self._watch_start_timeout)
+        must not stall that answer."""
+        unless_busy(self._lock, self._answer_sent)
+
+    def _answer_sent(self) -> None:
+        if self._state is not None:
+            self._state.watch.answer_sent()
 
     def _drop_state(self) -> None:
-        if self._state is not None and self._state.watcher is not None:
-            self._state.watcher.stop()
+        if self._state is not None:
+            self._state.watch.stop()
         self._state = None
 
     def _sync(self, state: _RootState) -> None:
-        """Bring the catalog up to date: what the watcher saw, or everything by stat."""
-        watcher = state.watcher
-        if watcher is not None and not state.watch_ready:
-            # Until the watch is in place nothing it reports can be trusted.
-            if state.watch_started:
-                state.watch_ready = watcher.start(timeout=0)
-                if not state.watch_ready and not watcher.alive:
-                    log.warning("cannot watch %s; re-checking rule files every turn", state.root)
-                    watcher.stop()
-                    state.watcher = None
-                else:
-                    watcher.drain()  # covered by the full check below
-            watcher = None
-        if watcher is None:
+        """Bring the catalog up to date: what the watcher saw, or everything by stat
+        (until the watch is in place, on the turn it gets there, and without one)."""
+        report = state.watch.poll()
+        changes = report.changes
+        if not report.complete or changes.overflow:
             changed = state.catalog.refresh_all()
+        elif changes.paths:
+            changed = state.catalog.apply_changes(changes.paths)
         else:
-            changes = watcher.drain()
-            if changes.overflow:
-                changed = state.catalog.refresh_all()
-            elif changes.paths:
-                changed = state.catalog.apply_changes(changes.paths)
-            else:
-                return
+            return
         if changed:
             self._after_change(state, changed)
 

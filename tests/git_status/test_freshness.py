@@ -75,12 +75,13 @@ def test_fed_changes_recompute_only_what_changed(
     wrapper, log = counting_git(tmp_path)
     provider = make_provider({"git": str(wrapper)}, watcher_factory=feed.factory)
     collect(provider, repo)
-    assert feed.roots == [repo]
+    assert feed.roots == []  # the watch starts once the first answer is out
     assert first_turn(commands(log)) == ["log", "status"]
 
     collect(provider, repo)
-    # The watch starts after the first snapshot; the turn that finds it in place
-    # recomputes once (a change may have slipped in before it was).
+    assert feed.roots == [repo]
+    # The turn that finds the watch in place recomputes once (a change may have
+    # slipped in before it was).
     assert commands(log)[2:] == ["status"]
     collect(provider, repo)
     assert len(runs(log)) == 3  # nothing fed: no git

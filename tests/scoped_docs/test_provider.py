@@ -6,6 +6,7 @@ import logging
 import os
 import shutil
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -362,6 +363,47 @@ def test_dead_watcher_falls_back_to_stat(repo: Path, reader: CountingReader) -> 
         rule.write_text("---\npaths: api/**\n---\ntwo!\n", encoding="utf-8")
         result = made.collect(request(repo, ("api/a.py",)), COUNTER)
         assert section(result, ".clinerules/api.md") == "two!\n"
+    finally:
+        made.close()
+
+
+def test_a_dead_watcher_is_replaced_once_the_answer_is_out(
+    repo: Path, reader: CountingReader, caplog: pytest.LogCaptureFixture
+) -> None:
+    """README: a dead watch is replaced after the next answer (issue 10: for all three)."""
+    feed = FeedWatch()
+    made_watchers: list[ChangeWatcher] = []
+
+    def dies(*_: object, **__: object) -> Iterator[set[tuple[int, str]]]:
+        yield set()
+        raise RuntimeError("Unable to decode path")
+
+    def factory(root: Path) -> ChangeWatcher:
+        made_watchers.append(ChangeWatcher(root, watch_fn=dies if not made_watchers else feed))
+        return made_watchers[-1]
+
+    made = ScopedDocsProvider(watcher_factory=factory, reader=reader, watch_start_timeout=5.0)
+    try:
+        rule = write(repo, ".clinerules/api.md", "---\npaths: api/**\n---\none\n")
+        made.collect(request(repo, ("api/a.py",)), COUNTER)
+        made.answer_sent()  # the first watch starts, and dies
+        deadline = time.monotonic() + 5
+        while made_watchers[0].alive and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not made_watchers[0].alive
+        rule.write_text("---\npaths: api/**\n---\ntwo!\n", encoding="utf-8")
+        result = made.collect(request(repo, ("api/a.py",)), COUNTER)  # by stat meanwhile
+        assert section(result, ".clinerules/api.md") == "two!\n"
+        made.answer_sent()
+        assert len(made_watchers) == 2 and made_watchers[1].alive
+        assert "starting it again (1 of 3)" in caplog.text
+        made.collect(request(repo, ("api/a.py",)), COUNTER)  # in place: checks once more
+        reads = len(reader.calls)
+        rule.write_text("---\npaths: api/**\n---\nthree!!\n", encoding="utf-8")
+        feed.push(rule)
+        result = made.collect(request(repo, ("api/a.py",)), COUNTER)
+        assert section(result, ".clinerules/api.md") == "three!!\n"  # the new watch saw it
+        assert reader.calls[reads:] == [".clinerules/api.md"]
     finally:
         made.close()
 
