@@ -9,18 +9,22 @@ from pathlib import Path
 
 from providers._gen.pluggableharness.context.v1 import context_pb2
 from providers._gen.pluggableharness.model.v1 import model_pb2
+from providers.core.identity import SOURCE
 from providers.goplugin.convert import config_to_proto
 from providers.host.agent_config import ProviderDeclaration, resolve_command
 from providers.host.launcher import PluginProcess
+from providers.registry import by_published
 
 
 def command(published: str) -> list[str]:
-    declaration = ProviderDeclaration(
-        published, f"github.com/context-providers/context-providers/{published}", "", {}
-    )
+    """The installed console script of the registry's provider ``published``."""
+    entry = by_published(published)
+    if entry is None:
+        raise SystemExit(f"no provider {published!r} in providers/registry.py")
+    declaration = ProviderDeclaration(published, f"{SOURCE}/{published}", "", {})
     found = resolve_command(declaration, {})
     if found is None:
-        raise SystemExit(f"context-{published} is not installed (pip install -e .)")
+        raise SystemExit(f"{entry.script} is not installed (pip install -e .)")
     return found
 
 

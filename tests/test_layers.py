@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from providers.registry import PROVIDERS
 from tests.conftest import REPO_ROOT
 
-PROVIDERS = REPO_ROOT / "providers"
-PROVIDER_PACKAGES = ("repo_conventions", "git_status", "file_tree", "scoped_docs")
+SOURCE_ROOT = REPO_ROOT / "providers"
+PROVIDER_PACKAGES = tuple(entry.package for entry in PROVIDERS)
 
 
 def imported_modules(package: Path, base: Path = REPO_ROOT) -> set[tuple[str, str]]:
@@ -40,7 +41,7 @@ def test_no_provider_imports_another_provider(package: str) -> None:
     others = [p for p in PROVIDER_PACKAGES if p != package]
     bad = sorted(
         (where, module)
-        for where, module in imported_modules(PROVIDERS / package)
+        for where, module in imported_modules(SOURCE_ROOT / package)
         if any(reaches(module, other) for other in others)
     )
     assert not bad, f"providers/{package}/ reaches into another provider: {bad}"
@@ -50,7 +51,7 @@ def test_no_provider_imports_another_provider(package: str) -> None:
 def test_neutral_layers_import_no_provider(layer: str) -> None:
     bad = sorted(
         (where, module)
-        for where, module in imported_modules(PROVIDERS / layer)
+        for where, module in imported_modules(SOURCE_ROOT / layer)
         if any(reaches(module, p) for p in (*PROVIDER_PACKAGES, "goplugin", "host"))
     )
     assert not bad, f"providers/{layer}/ imports a layer above it: {bad}"

@@ -1,6 +1,6 @@
 """The interface every provider implements; the gRPC adapter depends on nothing else.
 
-A provider is a plain object: tests call ``configure`` and ``collect``
+A provider is a plain object: tests call ``configure`` and :func:`contribute`
 directly, without a server. ``collect`` may raise :class:`ProviderError`;
 every other exception is treated as a bug by the adapter.
 """
@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from providers.core.budget import TokenCounter
+from providers.core.request import Turn, check_request
 from providers.core.types import Capabilities, ContextRequest, Contribution, Identity
 
 
@@ -30,9 +31,19 @@ class ContextProvider(Protocol):
         """Apply the decoded ``provider`` block; raise ``invalid_request`` on bad config."""
         ...
 
-    def collect(self, request: ContextRequest, counter: TokenCounter) -> Contribution:
-        """This turn's sections, each within ``request.token_budget`` by ``counter``."""
+    def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
+        """This turn's sections, within ``turn.token_budget`` (> 0) by ``counter``."""
         ...
+
+
+def contribute(
+    provider: ContextProvider, request: ContextRequest, counter: TokenCounter
+) -> Contribution:
+    """The one way a request reaches a provider: checked once, budget 0 answered here."""
+    turn = check_request(request)
+    if turn.token_budget == 0:
+        return Contribution()
+    return provider.collect(turn, counter)
 
 
 @runtime_checkable

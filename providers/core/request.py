@@ -1,20 +1,44 @@
-"""Validation of a ContextRequest, shared by every provider.
+"""Validation of a ContextRequest, once, for every provider: a request becomes a :class:`Turn`.
 
 Malformed requests are kernel or adapter bugs: they get ``invalid_request``
 and are never retried. A working directory that is well-formed but gone is a
-source problem (``source_unavailable``), retryable.
+source problem (``source_unavailable``), retryable. Providers receive only
+checked turns (see :func:`providers.core.provider.contribute`), so none of
+them checks again.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from providers.core.errors import invalid_request, source_unavailable
 from providers.core.types import ContextRequest
 
 
-def checked_working_directory(request: ContextRequest) -> Path:
-    """Validate ``request``; return its working directory as an existing absolute Path."""
+@dataclass(frozen=True)
+class Turn:
+    """A checked request: an existing absolute working directory, a model id, budget >= 0."""
+
+    request: ContextRequest
+    working_directory: Path
+    model_id: str
+
+    @property
+    def token_budget(self) -> int:
+        return self.request.token_budget
+
+    @property
+    def files_touched(self) -> tuple[str, ...]:
+        return self.request.files_touched
+
+    @property
+    def session_id(self) -> str:
+        return self.request.session_id
+
+
+def check_request(request: ContextRequest) -> Turn:
+    """``request`` as a :class:`Turn`, or the classified error that says what is wrong."""
     if request.token_budget < 0:
         raise invalid_request(f"token_budget must be >= 0 (got {request.token_budget})")
     if request.model_target is None or not request.model_target.id:
@@ -30,4 +54,4 @@ def checked_working_directory(request: ContextRequest) -> Path:
         )
     if not path.is_dir():
         raise source_unavailable(f"working directory {request.working_directory} does not exist")
-    return path
+    return Turn(request, path, request.model_target.id)

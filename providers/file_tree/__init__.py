@@ -1,15 +1,16 @@
 """file tree: a map of the repository's files that fits the token budget, dynamic.
 
-Exports ``FileTreeProvider`` and ``main``, imported lazily so that the
-plugin's handshake is not delayed by pathspec and watchfiles.
+Exports ``FileTreeProvider``, imported lazily so that the plugin's handshake is not
+delayed by the provider's imports. Layout, as in every provider package:
+``settings.py`` (schema, defaults, typed settings), ``provider.py`` (the
+object the adapter calls), ``__main__.py`` (the console script).
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-__all__ = ["FileTreeProvider", "main"]
+__all__ = ["FileTreeProvider"]
 
 
 def __getattr__(name: str) -> Any:
@@ -17,7 +18,4 @@ def __getattr__(name: str) -> Any:
         from providers.file_tree.provider import FileTreeProvider
 
         return FileTreeProvider
-    if name == "main":
-        # By name: the plugin entry point is written separately from this package.
-        return importlib.import_module("providers.file_tree.__main__").main
     raise AttributeError(name)

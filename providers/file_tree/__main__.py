@@ -1,14 +1,12 @@
-"""``context-file-tree``: a plugin under the kernel, a preview command otherwise."""
+"""``context-file-tree``: serves the kernel, previews otherwise (``providers.entry``)."""
 
 from __future__ import annotations
 
-PROVIDER = "providers.file_tree.provider:FileTreeProvider"
-
 
 def main() -> None:
-    from providers.goplugin.entry import run
+    from providers.entry import run
 
-    run(PROVIDER)
+    run("file_tree")
 
 
 if __name__ == "__main__":

@@ -1,14 +1,12 @@
-"""``context-git-status``: a plugin under the kernel, a preview command otherwise."""
+"""``context-git-status``: serves the kernel, previews otherwise (``providers.entry``)."""
 
 from __future__ import annotations
 
-PROVIDER = "providers.git_status.provider:GitStatusProvider"
-
 
 def main() -> None:
-    from providers.goplugin.entry import run
+    from providers.entry import run
 
-    run(PROVIDER)
+    run("git_status")
 
 
 if __name__ == "__main__":

@@ -17,20 +17,23 @@ from typing import Any
 from providers.core.budget import TokenCounter
 from providers.core.identity import published_identity
 from providers.core.provider import unless_busy
-from providers.core.request import checked_working_directory
+from providers.core.request import Turn
 from providers.core.types import (
     Capabilities,
-    ContextRequest,
     Contribution,
     Identity,
     Stability,
 )
 from providers.core.watch import WatcherFactory, default_watcher
 from providers.git_status.git import Git, NotARepository
-from providers.git_status.settings import DEFAULT_TOKEN_BUDGET, SCHEMA, Settings, settings_from
+from providers.git_status.settings import (
+    DEFAULT_TOKEN_BUDGET,
+    NAME,
+    SCHEMA,
+    Settings,
+    settings_from,
+)
 from providers.git_status.tracker import RepoTracker
-
-NAME = "git-status"
 
 
 class GitStatusProvider:
@@ -71,27 +74,19 @@ class GitStatusProvider:
             self._settings = settings
             self._git = Git(settings.git, timeout_ms=settings.timeout_ms, environ=self._environ)
 
-    def collect(self, request: ContextRequest, counter: TokenCounter) -> Contribution:
-        working_directory = checked_working_directory(request)
-        if request.token_budget == 0:
-            return Contribution()
+    def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
         if self._settings is None:
             self.configure({})  # the kernel sent no Configure: defaults
         with self._lock:
-            return self._collect(request, working_directory, counter)
+            return self._collect(turn, counter)
 
-    def _collect(
-        self, request: ContextRequest, working_directory: Path, counter: TokenCounter
-    ) -> Contribution:
+    def _collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
         settings, git = self._configured()
-        tracker = self._tracker_for(working_directory.resolve(), settings, git)
+        tracker = self._tracker_for(turn.working_directory.resolve(), settings, git)
         if tracker is None:
             return Contribution()
-        model_id = request.model_target.id if request.model_target is not None else ""
         try:
-            return tracker.contribute(
-                request.token_budget, model_id, request.files_touched, counter
-            )
+            return tracker.contribute(turn.token_budget, turn.model_id, turn.files_touched, counter)
         except NotARepository:  # the repository went away since it was found
             self._close()
             return Contribution()

@@ -11,6 +11,7 @@ from providers.core.errors import invalid_request
 from providers.core.types import AttrType, ConfigAttribute
 from providers.git_status.git import DEFAULT_TIMEOUT_MS, find_executable
 
+NAME = "git-status"
 DEFAULT_TOKEN_BUDGET = 800
 DEFAULT_RECENT_COMMITS = 5
 DEFAULT_MAX_ENTRIES = 200

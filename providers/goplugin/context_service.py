@@ -9,20 +9,19 @@ a bug: logged with its traceback and answered INTERNAL with category
 
 from __future__ import annotations
 
-import importlib
 import logging
 import threading
 from collections.abc import Callable, Mapping
 from typing import NoReturn, TypeVar
-from urllib.parse import unquote
 
 import grpc
 
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2, context_pb2_grpc
 from providers.core.errors import ErrorCategory, ProviderError
-from providers.core.provider import AnswerSentHook, ContextProvider
-from providers.core.request import checked_working_directory
+from providers.core.handle import ProviderHandle
+from providers.core.identity import configured_name, local_name_from_env, section_provider_name
+from providers.core.provider import ContextProvider, contribute
 from providers.core.types import Contribution
 from providers.goplugin import convert
 from providers.goplugin.callback import KernelCounter, TokenCountCache
@@ -30,70 +29,7 @@ from providers.goplugin.status import to_grpc_status
 
 log = logging.getLogger(__name__)
 
-OTEL_ENV = "OTEL_RESOURCE_ATTRIBUTES"
-_OTEL_NAME_KEY = "pluggableharness.producer.name"
-
 T = TypeVar("T")
-
-
-def local_name_from_env(environ: Mapping[str, str]) -> str | None:
-    """The agent.hcl local name the kernel put in OTEL_RESOURCE_ATTRIBUTES, if any."""
-    for pair in environ.get(OTEL_ENV, "").split(","):
-        key, sep, value = pair.partition("=")
-        if sep and unquote(key.strip()) == _OTEL_NAME_KEY and value.strip():
-            return unquote(value.strip())
-    return None
-
-
-class ProviderHandle:
-    """Imports ``module:Class`` in the background and hands out the one instance."""
-
-    def __init__(self, spec: str) -> None:
-        self._spec = spec
-        self._ready = threading.Event()
-        self._provider: ContextProvider | None = None
-        self._error: BaseException | None = None
-        self.answer_sent: Callable[[], None] | None = None
-        """The provider's ``answer_sent``, if it has one (found once: a protocol check costs
-        microseconds per call)."""
-
-    def load_in_background(self) -> None:
-        threading.Thread(target=self._load, name="provider-import", daemon=True).start()
-
-    def load_now(self) -> ContextProvider:
-        self._load()
-        return self.get()
-
-    def _load(self) -> None:
-        if self._ready.is_set():
-            return
-        try:
-            module_name, _, attr = self._spec.partition(":")
-            factory: Callable[[], ContextProvider] = getattr(
-                importlib.import_module(module_name), attr
-            )
-            self._provider = factory()
-            if isinstance(self._provider, AnswerSentHook):
-                self.answer_sent = self._provider.answer_sent
-        except BaseException as exc:  # surfaced on first use, as an INTERNAL error
-            self._error = exc
-        finally:
-            self._ready.set()
-
-    def close(self, timeout: float) -> None:
-        """Let a loaded provider stop what it started (watchers, git runs still going),
-        waiting at most ``timeout`` seconds: a turn may hold its lock."""
-        close = getattr(self._provider, "close", None) if self._ready.is_set() else None
-        if callable(close):
-            closing = threading.Thread(target=close, name="provider-close", daemon=True)
-            closing.start()
-            closing.join(timeout)
-
-    def get(self) -> ContextProvider:
-        self._ready.wait()
-        if self._provider is None:
-            raise RuntimeError(f"could not load provider {self._spec}: {self._error!r}")
-        return self._provider
 
 
 class ContextService(context_pb2_grpc.ContextServiceServicer):
@@ -122,8 +58,9 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
         return sections
 
     def _section_provider_name(self, provider: ContextProvider) -> str:
-        """wire-contract.md: config override, then OTEL_RESOURCE_ATTRIBUTES, then ours."""
-        return self._configured_name or self._env_name or provider.identity().name
+        return section_provider_name(
+            self._configured_name, self._env_name, provider.identity().name
+        )
 
     def Describe(
         self, request: context_pb2.DescribeRequest, context: grpc.ServicerContext
@@ -146,8 +83,7 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
             config = convert.config_from_proto(request)
             with self._lock:
                 self._handle.get().configure(config)
-                name = config.get("provider_name")
-                self._configured_name = name if isinstance(name, str) and name else None
+                self._configured_name = configured_name(config)
             return context_pb2.ConfigureResponse()
 
         return self._guard(context, configure)
@@ -155,17 +91,14 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
     def Contribute(
         self, request: context_pb2.ContextRequest, context: grpc.ServicerContext
     ) -> context_pb2.ContextContribution:
-        def contribute() -> context_pb2.ContextContribution:
+        def answer() -> context_pb2.ContextContribution:
             core_request = convert.request_from_proto(request)
-            checked_working_directory(core_request)
             provider = self._handle.get()
             name = self._section_provider_name(provider)
-            if core_request.token_budget == 0:
-                return convert.contribution_to_proto(request.prior_sections, (), name)
-            assert core_request.model_target is not None  # checked above
-            counter = KernelCounter(self._counts, core_request.model_target.id)
+            model_id = core_request.model_target.id if core_request.model_target else ""
+            counter = KernelCounter(self._counts, model_id)
             with self._lock:
-                result = provider.collect(core_request, counter)
+                result = contribute(provider, core_request, counter)
                 ours = self._converted(result, name)
             hook = self._handle.answer_sent
             if hook is not None and not context.add_callback(hook):
@@ -175,7 +108,7 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
             response.sections.extend(ours)
             return response
 
-        return self._guard(context, contribute)
+        return self._guard(context, answer)
 
     def Render(
         self, request: context_pb2.RenderRequest, context: grpc.ServicerContext

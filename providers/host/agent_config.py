@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from providers.core.identity import SOURCE
-
-PUBLISHED = ("repo-conventions", "git-status", "file-tree", "scoped-docs")
+from providers.registry import by_published
 
 
 class ConfigError(ValueError):
@@ -107,9 +106,10 @@ def resolve_command(
     if declaration.local_name in overrides:
         return [overrides[declaration.local_name]]
     head, _, tail = declaration.source.rpartition("/")
-    if head != SOURCE or tail not in PUBLISHED:
+    entry = by_published(tail)
+    if head != SOURCE or entry is None:
         return None
-    script = f"context-{tail}"
+    script = entry.script
     search = os.pathsep.join(
         [sysconfig.get_path("scripts"), os.path.dirname(sys.executable), os.environ.get("PATH", "")]
     )

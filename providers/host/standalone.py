@@ -16,8 +16,11 @@ from pathlib import Path
 
 from providers.core.budget import FallbackCounter
 from providers.core.errors import ProviderError
+from providers.core.handle import ProviderHandle
+from providers.core.identity import configured_name, local_name_from_env, section_provider_name
+from providers.core.provider import contribute
 from providers.core.types import ContextRequest, ModelTarget
-from providers.goplugin.context_service import ProviderHandle, local_name_from_env
+from providers.registry import ProviderEntry
 
 EXIT_ERROR = 2
 
@@ -35,9 +38,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def main(provider_spec: str, argv: list[str]) -> int:
-    module = provider_spec.partition(":")[0].rsplit(".", 1)[0]
-    args = build_parser(f"python -m {module}").parse_args(argv)
+def main(entry: ProviderEntry, argv: list[str]) -> int:
+    args = build_parser(f"python -m {entry.module}").parse_args(argv)
     try:
         config = json.loads(args.config)
     except json.JSONDecodeError as exc:
@@ -46,7 +48,7 @@ def main(provider_spec: str, argv: list[str]) -> int:
     if not isinstance(config, dict):
         sys.stderr.write("error: invalid_request: --config must be a JSON object\n")
         return EXIT_ERROR
-    provider = ProviderHandle(provider_spec).load_now()
+    provider = ProviderHandle(entry.factory).load_now()
     repo = args.repo.resolve()
     try:
         if repo.is_dir():
@@ -63,12 +65,13 @@ def main(provider_spec: str, argv: list[str]) -> int:
             model_target=ModelTarget(args.model),
             files_touched=tuple(args.files_touched),
         )
-        contribution = provider.collect(request, FallbackCounter())
+        contribution = contribute(provider, request, FallbackCounter())
     except ProviderError as error:
         sys.stderr.write(f"error: {error}\n")
         return EXIT_ERROR
-    name = config.get("provider_name") or local_name_from_env(os.environ)
-    name = name or provider.identity().name
+    name = section_provider_name(
+        configured_name(config), local_name_from_env(os.environ), provider.identity().name
+    )
     if args.json:
         from google.protobuf import json_format
 

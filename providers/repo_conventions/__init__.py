@@ -1,14 +1,16 @@
 """repo conventions: the repository's convention files (AGENTS.md, CLAUDE.md, ...), static.
 
-Exports ``RepoConventionsProvider`` and ``main``, imported lazily so that the
-plugin's handshake is not delayed by markdown-it.
+Exports ``RepoConventionsProvider``, imported lazily so that the plugin's handshake is not
+delayed by the provider's imports. Layout, as in every provider package:
+``settings.py`` (schema, defaults, typed settings), ``provider.py`` (the
+object the adapter calls), ``__main__.py`` (the console script).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["RepoConventionsProvider", "main"]
+__all__ = ["RepoConventionsProvider"]
 
 
 def __getattr__(name: str) -> Any:
@@ -16,8 +18,4 @@ def __getattr__(name: str) -> Any:
         from providers.repo_conventions.provider import RepoConventionsProvider
 
         return RepoConventionsProvider
-    if name == "main":
-        from providers.repo_conventions.__main__ import main
-
-        return main
     raise AttributeError(name)

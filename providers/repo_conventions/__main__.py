@@ -1,14 +1,12 @@
-"""``context-repo-conventions``: a plugin under the kernel, a preview command otherwise."""
+"""``context-repo-conventions``: serves the kernel, previews otherwise (``providers.entry``)."""
 
 from __future__ import annotations
 
-PROVIDER = "providers.repo_conventions.provider:RepoConventionsProvider"
-
 
 def main() -> None:
-    from providers.goplugin.entry import run
+    from providers.entry import run
 
-    run(PROVIDER)
+    run("repo_conventions")
 
 
 if __name__ == "__main__":

@@ -20,17 +20,9 @@ from pathlib import Path
 from providers.core.markdown import find_imports, normalise_newlines, strip_artifacts
 from providers.core.paths import confine, repo_relative
 from providers.core.sources import FileKey, SourceText, Unavailable, file_keys, read_text
+from providers.repo_conventions.settings import ImportPolicy
 
 MARKDOWN_SUFFIXES = (".md", ".mdc", ".markdown")
-
-
-@dataclass(frozen=True)
-class ImportPolicy:
-    """Where imports may go and how deep."""
-
-    max_depth: int = 5
-    allowed_roots: tuple[Path, ...] = ()
-    max_bytes: int = 1024 * 1024
 
 
 @dataclass

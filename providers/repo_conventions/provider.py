@@ -19,18 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from providers.core.budget import TokenCounter, fit
-from providers.core.config import COMMON_ATTRIBUTES, non_negative_int, resolve_config
-from providers.core.errors import invalid_request
 from providers.core.identity import published_identity
 from providers.core.markdown import split_lines, split_units
 from providers.core.render import left_out_note
-from providers.core.request import checked_working_directory
+from providers.core.request import Turn
 from providers.core.sources import FileKey, Unavailable
 from providers.core.types import (
-    AttrType,
     Capabilities,
-    ConfigAttribute,
-    ContextRequest,
     Contribution,
     Identity,
     Section,
@@ -38,58 +33,20 @@ from providers.core.types import (
     Unit,
 )
 from providers.repo_conventions.discover import (
-    DEFAULT_PATHS,
     candidate_keys,
     discover,
-    unresolved,
 )
-from providers.repo_conventions.load import (
-    MARKDOWN_SUFFIXES,
-    ImportPolicy,
-    Loaded,
-    dependency_keys,
-    load,
+from providers.repo_conventions.load import MARKDOWN_SUFFIXES, Loaded, dependency_keys, load
+from providers.repo_conventions.settings import (
+    DEFAULT_TOKEN_BUDGET,
+    NAME,
+    SCHEMA,
+    Settings,
+    settings_from,
 )
-from providers.repository.layout import RepoRoots, find_root
+from providers.repository.layout import RepoRoots
 
 log = logging.getLogger(__name__)
-
-NAME = "repo-conventions"
-DEFAULT_BUDGET = 4000
-
-SCHEMA: tuple[ConfigAttribute, ...] = (
-    *COMMON_ATTRIBUTES,
-    ConfigAttribute(
-        "paths",
-        AttrType.LIST_STRING,
-        "Convention files to read, in precedence order, relative to the repository "
-        "root; globs allowed. Replaces the default list.",
-        default=DEFAULT_PATHS,
-    ),
-    ConfigAttribute(
-        "max_import_depth", AttrType.NUMBER, "How many @import hops to follow.", default=5
-    ),
-    ConfigAttribute(
-        "import_allow",
-        AttrType.LIST_STRING,
-        "Directories outside the repository that @imports may read (~ expands; "
-        "allows @~/ imports when it includes the home directory).",
-        default=(),
-    ),
-    ConfigAttribute(
-        "max_file_bytes",
-        AttrType.NUMBER,
-        "Files larger than this are not read (reported instead).",
-        default=1024 * 1024,
-    ),
-)
-
-
-@dataclass(frozen=True)
-class _Settings:
-    patterns: tuple[str, ...]
-    explicit: bool
-    policy: ImportPolicy
 
 
 @dataclass(frozen=True)
@@ -109,7 +66,7 @@ class RepoConventionsProvider:
     """Static context from the repository's convention files."""
 
     def __init__(self) -> None:
-        self._settings = _Settings(DEFAULT_PATHS, False, ImportPolicy())
+        self._settings = Settings()
         self._cache: _Cached | None = None
         self._roots = RepoRoots()
 
@@ -117,68 +74,37 @@ class RepoConventionsProvider:
         return published_identity(NAME)
 
     def capabilities(self) -> Capabilities:
-        return Capabilities(DEFAULT_BUDGET, Stability.STATIC, SCHEMA)
+        return Capabilities(DEFAULT_TOKEN_BUDGET, Stability.STATIC, SCHEMA)
 
     def configure(self, config: Mapping[str, Any]) -> None:
-        """Resolve config; explicitly declared paths must name something.
-
-        Relative paths are checked against the repository of the process's
-        working directory (the kernel's cwd, where relative config paths
-        resolve); at Contribute time they are read relative to the request's
-        repository root.
-        """
-        values = resolve_config(SCHEMA, config)
-        depth = non_negative_int(values, "max_import_depth")
-        max_bytes = non_negative_int(values, "max_file_bytes")
-        non_negative_int(values, "token_budget")
-        patterns = tuple(values["paths"])
-        explicit = "paths" in config
-        if explicit:
-            missing = unresolved(find_root(Path.cwd()), patterns)
-            if missing:
-                raise invalid_request(
-                    "declared convention path(s) resolve to nothing: " + ", ".join(missing)
-                )
-        allowed = tuple(Path(p).expanduser().resolve() for p in values["import_allow"])
-        self._settings = _Settings(
-            patterns,
-            explicit,
-            ImportPolicy(
-                max_depth=depth if depth is not None else 5,
-                allowed_roots=allowed,
-                max_bytes=max_bytes if max_bytes is not None else 1024 * 1024,
-            ),
-        )
+        """Check the config (declared paths must name something); drop the cache."""
+        self._settings = settings_from(config)
         self._cache = None
 
-    def collect(self, request: ContextRequest, counter: TokenCounter) -> Contribution:
-        working_directory = checked_working_directory(request)
-        if request.token_budget == 0:
-            return Contribution()
-        assert request.model_target is not None
-        root = self._roots.root(working_directory)
+    def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
+        root = self._roots.root(turn.working_directory)
         candidates = candidate_keys(root, self._settings.patterns)
         cached = self._cache
         if (
             cached is not None
             and cached.root == root
             and cached.candidates == candidates
-            and cached.budget == request.token_budget
-            and cached.model_id == request.model_target.id
+            and cached.budget == turn.token_budget
+            and cached.model_id == turn.model_id
             and dependency_keys(cached.dependencies) == cached.keys
         ):
             return cached.contribution
         found = discover(root, self._settings.patterns)
         loaded, notes, dependencies = self._load_all(root, found)
-        contribution = _render(loaded, notes, request.token_budget, counter)
+        contribution = _render(loaded, notes, turn.token_budget, counter)
         deps = tuple(dependencies)
         self._cache = _Cached(
             root,
             candidates,
             deps,
             dependency_keys(deps),
-            request.token_budget,
-            request.model_target.id,
+            turn.token_budget,
+            turn.model_id,
             contribution,
         )
         return contribution

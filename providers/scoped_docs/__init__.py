@@ -1,14 +1,16 @@
 """scoped docs: the nested docs and rule files that govern the files the agent touches.
 
-Exports ``ScopedDocsProvider`` and ``main``, imported lazily so that the plugin's
-handshake is not delayed by markdown-it and pathspec.
+Exports ``ScopedDocsProvider``, imported lazily so that the plugin's handshake is not
+delayed by the provider's imports. Layout, as in every provider package:
+``settings.py`` (schema, defaults, typed settings), ``provider.py`` (the
+object the adapter calls), ``__main__.py`` (the console script).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ScopedDocsProvider", "main"]
+__all__ = ["ScopedDocsProvider"]
 
 
 def __getattr__(name: str) -> Any:
@@ -16,8 +18,4 @@ def __getattr__(name: str) -> Any:
         from providers.scoped_docs.provider import ScopedDocsProvider
 
         return ScopedDocsProvider
-    if name == "main":
-        from providers.scoped_docs.__main__ import main
-
-        return main
     raise AttributeError(name)

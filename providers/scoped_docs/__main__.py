@@ -1,14 +1,12 @@
-"""``context-scoped-docs``: a plugin under the kernel, a preview command otherwise."""
+"""``context-scoped-docs``: serves the kernel, previews otherwise (``providers.entry``)."""
 
 from __future__ import annotations
 
-PROVIDER = "providers.scoped_docs.provider:ScopedDocsProvider"
-
 
 def main() -> None:
-    from providers.goplugin.entry import run
+    from providers.entry import run
 
-    run(PROVIDER)
+    run("scoped_docs")
 
 
 if __name__ == "__main__":

@@ -25,8 +25,8 @@ from providers.core.budget import TokenCounter
 from providers.core.identity import published_identity
 from providers.core.paths import normalise_touched
 from providers.core.provider import unless_busy
-from providers.core.request import checked_working_directory
-from providers.core.types import Capabilities, ContextRequest, Contribution, Identity, Stability
+from providers.core.request import Turn
+from providers.core.types import Capabilities, Contribution, Identity, Stability
 from providers.core.watch import WatcherFactory, WatchLifecycle, default_watcher
 from providers.repository.layout import RepoRoots
 from providers.scoped_docs.activation import Session
@@ -35,12 +35,16 @@ from providers.scoped_docs.index import RuleIndex
 from providers.scoped_docs.layout import build_sections, order_entries
 from providers.scoped_docs.repo_files import PatternCheck
 from providers.scoped_docs.rules import Reader, default_reader
-from providers.scoped_docs.settings import SCHEMA, Settings, settings_from
+from providers.scoped_docs.settings import (
+    DEFAULT_TOKEN_BUDGET,
+    NAME,
+    SCHEMA,
+    Settings,
+    settings_from,
+)
 
 log = logging.getLogger(__name__)
 
-NAME = "scoped-docs"
-DEFAULT_BUDGET = 2000
 MAX_SESSIONS = 16
 """Sessions remembered at once (sub-agents share a process); the oldest is forgotten."""
 
@@ -102,7 +106,7 @@ class ScopedDocsProvider:
         return published_identity(NAME)
 
     def capabilities(self) -> Capabilities:
-        return Capabilities(DEFAULT_BUDGET, Stability.DYNAMIC, SCHEMA)
+        return Capabilities(DEFAULT_TOKEN_BUDGET, Stability.DYNAMIC, SCHEMA)
 
     def configure(self, config: Mapping[str, Any]) -> None:
         self._settings = settings_from(config)
@@ -114,22 +118,19 @@ class ScopedDocsProvider:
         with self._lock:
             self._drop_state()
 
-    def collect(self, request: ContextRequest, counter: TokenCounter) -> Contribution:
-        working_directory = checked_working_directory(request)
-        if request.token_budget == 0:
-            return Contribution()
-        model = request.model_target.id if request.model_target is not None else ""
+    def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
+        working_directory = turn.working_directory
         root = self._roots.root(working_directory)
         with self._lock:
             state = self._state_for(root)
             self._sync(state)
-            session = state.session(request.session_id)
-            _, previous = state.sessions[request.session_id]
-            new = session.new_entries(str(working_directory), request.files_touched)
+            session = state.session(turn.session_id)
+            _, previous = state.sessions[turn.session_id]
+            new = session.new_entries(str(working_directory), turn.files_touched)
             inside = normalise_touched(root, working_directory, new).inside if new else ()
             changed = session.refresh(state.catalog)
             changed |= session.touch(inside, state.catalog, state.index)
-            key = (request.token_budget, model)
+            key = (turn.token_budget, turn.model_id)
             version = state.catalog.version
             if (
                 previous is not None
@@ -138,8 +139,8 @@ class ScopedDocsProvider:
                 and previous.version == version
             ):
                 return previous.contribution
-            contribution = self._render(state, session, request.token_budget, counter)
-            state.sessions[request.session_id] = (session, _Turn(key, version, contribution))
+            contribution = self._render(state, session, turn.token_budget, counter)
+            state.sessions[turn.session_id] = (session, _Turn(key, version, contribution))
             state.watch.answer_computed()
             return contribution
 

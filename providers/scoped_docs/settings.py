@@ -12,6 +12,8 @@ from providers.core.errors import invalid_request
 from providers.core.types import AttrType, ConfigAttribute
 from providers.scoped_docs.dialects import BUILTIN_RULE_DIRS, DIALECTS, Dialect
 
+NAME = "scoped-docs"
+DEFAULT_TOKEN_BUDGET = 2000
 DEFAULT_NESTED_NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
 ALWAYS_APPLY_CHOICES = ("ours", "leave")
 DIALECT_OFF = "off"

@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from providers.registry import PROVIDERS
+
 
 def test_core_imports_no_grpc() -> None:
     code = (
@@ -21,7 +23,7 @@ def test_core_imports_no_grpc() -> None:
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-@pytest.mark.parametrize("package", ["repo_conventions", "git_status", "file_tree", "scoped_docs"])
+@pytest.mark.parametrize("package", [entry.package for entry in PROVIDERS])
 def test_entry_point_defers_heavy_imports(package: str) -> None:
     """Handshake before heavy imports: a console script's module imports neither grpc
     nor the provider's libraries at import time."""

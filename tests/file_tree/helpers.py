@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from providers.core.budget import FallbackCounter
+from providers.core.provider import contribute
 from providers.core.types import ContextRequest, Contribution, ModelTarget
 from providers.core.watch import Changes
 from providers.repository.gitexec import GitRunner, Running
@@ -65,7 +66,7 @@ def text_of(contribution: Contribution) -> str:
 
 
 def collect(provider: Any, wd: Path, budget: int = 1000, touched: Sequence[str] = ()) -> str:
-    return text_of(provider.collect(request(wd, budget, touched), FallbackCounter()))
+    return text_of(contribute(provider, request(wd, budget, touched), FallbackCounter()))
 
 
 class CountingRunner(GitRunner):

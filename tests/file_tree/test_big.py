@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from providers.core.budget import FallbackCounter
+from providers.core.provider import contribute
 from providers.file_tree.listing import ListingOptions, list_tree
 from providers.file_tree.provider import FileTreeProvider
 from providers.repository.gitexec import GitRunner
@@ -56,27 +57,27 @@ def test_big_tree(tmp_path: Path) -> None:
     provider = FileTreeProvider(watcher_factory=box, runner=runner)
     try:
         started = time.perf_counter()
-        (section,) = provider.collect(request(root, 2000), FallbackCounter()).sections
+        (section,) = contribute(provider, request(root, 2000), FallbackCounter()).sections
         cold = time.perf_counter() - started
         assert section.tokens <= 2000
         assert section.truncated
         assert f"of {len(walked):,} files" in section.text.splitlines()[-1]
-        provider.collect(request(root, 2000), FallbackCounter())  # catch-up listing
+        contribute(provider, request(root, 2000), FallbackCounter())  # catch-up listing
         calls = len(runner.calls)
         started = time.perf_counter()
         for _ in range(20):
-            provider.collect(request(root, 2000), FallbackCounter())
+            contribute(provider, request(root, 2000), FallbackCounter())
         warm = (time.perf_counter() - started) / 20
         assert len(runner.calls) == calls
         assert warm < cold / 10, (warm, cold)
         new = root / "src" / "d0" / "added.py"
         new.write_text("")
         box.last.report(new)
-        text = provider.collect(request(root, 2000, ["src/d0/added.py"]), FallbackCounter())
+        text = contribute(provider, request(root, 2000, ["src/d0/added.py"]), FallbackCounter())
         assert "added.py" in text.sections[0].text
         assert not any(c.startswith("ls-files") for c in runner.calls[calls:])
         for budget in (50, 300, 5000):
-            (small,) = provider.collect(request(root, budget), FallbackCounter()).sections
+            (small,) = contribute(provider, request(root, budget), FallbackCounter()).sections
             assert small.tokens <= budget
     finally:
         provider.close()

@@ -18,6 +18,7 @@ from providers._gen.pluggableharness.context.v1 import context_pb2
 from providers._gen.pluggableharness.model.v1 import model_pb2
 from providers.core.budget import FallbackCounter
 from providers.core.errors import ErrorCategory, ProviderError
+from providers.core.provider import contribute
 from providers.core.types import AttrType, Stability
 from providers.core.watch import MAX_RESTARTS
 from providers.file_tree.provider import FileTreeProvider
@@ -105,7 +106,7 @@ def test_bad_config_is_invalid_request(make_provider: Make, config: dict[str, ob
 def test_one_labelled_dynamic_section_within_budget(make_provider: Make, repo: Path) -> None:
     """context-conformance.md: "Section label MUST", "stability declaration MUST"."""
     provider = make_provider(watcher_factory=WatcherBox())
-    contribution = provider.collect(request(repo, 1000), FallbackCounter())
+    contribution = contribute(provider, request(repo, 1000), FallbackCounter())
     (section,) = contribution.sections
     assert section.label == "file tree"
     assert section.stability is Stability.DYNAMIC
@@ -128,7 +129,7 @@ def test_one_labelled_dynamic_section_within_budget(make_provider: Make, repo: P
 def test_budget_zero_contributes_nothing(make_provider: Make, repo: Path) -> None:
     runner = CountingRunner()
     provider = make_provider(watcher_factory=WatcherBox(), runner=runner)
-    assert provider.collect(request(repo, 0), FallbackCounter()).sections == ()
+    assert contribute(provider, request(repo, 0), FallbackCounter()).sections == ()
     assert runner.calls == []
 
 
@@ -142,7 +143,7 @@ def test_deleted_working_directory_is_source_unavailable(
     collect(provider, gone)
     gone.rmdir()
     with pytest.raises(ProviderError) as caught:
-        provider.collect(request(gone), FallbackCounter())
+        contribute(provider, request(gone), FallbackCounter())
     assert caught.value.category is ErrorCategory.SOURCE_UNAVAILABLE
     assert caught.value.retryable
 
@@ -153,7 +154,7 @@ def test_self_truncates_to_the_budget(make_provider: Make, repo: Path) -> None:
         write(repo, f"gen/part{i % 7}/file{i}.py")
     provider = make_provider(watcher_factory=None)
     for budget in (60, 100, 200):
-        (section,) = provider.collect(request(repo, budget), FallbackCounter()).sections
+        (section,) = contribute(provider, request(repo, budget), FallbackCounter()).sections
         assert section.tokens <= budget
         assert section.truncated
         assert section.text.splitlines()[-1].startswith("(shown: ")
@@ -207,19 +208,19 @@ def test_config_exclude_show_files_and_max_depth(make_provider: Make, repo: Path
 
 def test_warm_turn_runs_no_git_and_returns_the_same_answer(make_provider: Make, repo: Path) -> None:
     provider, box, runner = fed(make_provider)
-    first = provider.collect(request(repo), FallbackCounter())
+    first = contribute(provider, request(repo), FallbackCounter())
     assert box.made == []  # the watch waits until the answer is out
     provider.answer_sent()
     assert box.last.started
     assert any(c.startswith("ls-files") for c in runner.calls)
     # The watch started after the first listing: one listing to catch up, same answer.
-    assert provider.collect(request(repo), FallbackCounter()) is first
+    assert contribute(provider, request(repo), FallbackCounter()) is first
     listed = len(runner.calls)
-    second = provider.collect(request(repo), FallbackCounter())
+    second = contribute(provider, request(repo), FallbackCounter())
     assert second is first
     assert len(runner.calls) == listed
     # A different budget renders again, still without git.
-    provider.collect(request(repo, 200), FallbackCounter())
+    contribute(provider, request(repo, 200), FallbackCounter())
     assert len(runner.calls) == listed
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from providers.core.budget import FallbackCounter
+from providers.core.provider import contribute
 from providers.core.types import ContextRequest, Contribution, ModelTarget
 from providers.core.watch import ChangeWatcher
 from providers.git_status.provider import GitStatusProvider
@@ -98,7 +99,7 @@ class Feed:
 
 
 def collect(provider: GitStatusProvider, wd: Path, budget: int = 800, **kw: Any) -> Contribution:
-    return provider.collect(request(wd, budget, **kw), FallbackCounter())
+    return contribute(provider, request(wd, budget, **kw), FallbackCounter())
 
 
 def write_script(path: Path, body: str) -> Path:

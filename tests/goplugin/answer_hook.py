@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from providers.core.budget import TokenCounter
+from providers.core.request import Turn
 from providers.core.types import (
     Capabilities,
-    ContextRequest,
     Contribution,
     Identity,
     Section,
@@ -34,8 +34,8 @@ class HookProvider:
     def configure(self, config: Mapping[str, Any]) -> None:
         pass
 
-    def collect(self, request: ContextRequest, counter: TokenCounter) -> Contribution:
-        self._events = Path(request.working_directory) / "events"
+    def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
+        self._events = turn.working_directory / "events"
         self._write("collect")
         text = "hook\n"
         return Contribution((Section("hook", text, counter.count(text), Stability.DYNAMIC),))

@@ -375,8 +375,9 @@ def test_answer_sent_is_called_after_the_answer_goes_out(tmp_path: Path) -> None
     command = [
         sys.executable,
         "-c",
-        f"import sys; sys.path.insert(0, {str(root)!r}); from providers.goplugin.entry import run;"
-        " run('tests.goplugin.answer_hook:HookProvider')",
+        f"import os, sys; sys.path.insert(0, {str(root)!r});"
+        " from providers.goplugin.server import serve;"
+        " raise SystemExit(serve('tests.goplugin.answer_hook:HookProvider', os.environ))",
     ]
     plugin = PluginProcess.launch(command, local_name="hook")
     try:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from providers.core.budget import FallbackCounter, fallback_token_count
 from providers.core.errors import ErrorCategory, ProviderError
+from providers.core.provider import contribute
 from providers.core.types import ContextRequest, Contribution, ModelTarget, Stability
 from providers.repo_conventions.provider import RepoConventionsProvider
 
@@ -27,7 +28,7 @@ def collect(
     request = ContextRequest(
         token_budget=budget, working_directory=str(repo), model_target=ModelTarget("m")
     )
-    return provider.collect(request, FallbackCounter())
+    return contribute(provider, request, FallbackCounter())
 
 
 def texts(contribution: Contribution) -> dict[str, str]:

@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 
 from providers.core.errors import ErrorCategory, ProviderError
+from providers.core.provider import contribute
 from providers.core.types import AttrType, Stability
 from providers.core.watch import ChangeWatcher
 from providers.scoped_docs.layout import INDEX_LABEL
-from providers.scoped_docs.provider import DEFAULT_BUDGET, ScopedDocsProvider
+from providers.scoped_docs.provider import ScopedDocsProvider
+from providers.scoped_docs.settings import DEFAULT_TOKEN_BUDGET
 from tests.scoped_docs.conftest import COUNTER, CountingReader, FeedWatch, request, write
 
 AUTH = "src/tasklane/auth/AGENTS.md"
@@ -46,7 +48,7 @@ def test_capabilities_declare_dynamic_stability_and_schema() -> None:
     made = ScopedDocsProvider()
     caps = made.capabilities()
     assert caps.stability is Stability.DYNAMIC
-    assert caps.default_token_budget == DEFAULT_BUDGET
+    assert caps.default_token_budget == DEFAULT_TOKEN_BUDGET
     types = {a.name: a.type for a in caps.config_schema}
     assert types == {
         "token_budget": AttrType.NUMBER,
@@ -81,8 +83,8 @@ def test_bad_config_is_invalid_request(config: dict[str, object]) -> None:
 
 def test_budget_zero_returns_nothing(sample: Path, provider: ScopedDocsProvider) -> None:
     assert (
-        provider.collect(
-            request(sample, ("src/tasklane/auth/login.py",), budget=0), COUNTER
+        contribute(
+            provider, request(sample, ("src/tasklane/auth/login.py",), budget=0), COUNTER
         ).sections
         == ()
     )
@@ -94,7 +96,7 @@ def test_budget_zero_returns_nothing(sample: Path, provider: ScopedDocsProvider)
 def test_sample_repo_labels_say_why(sample: Path, provider: ScopedDocsProvider) -> None:
     """Section label MUST (context-data-types.md): path and the reason it applies."""
     touched = ("src/tasklane/auth/login.py", "src/tasklane/api/server.py", "scripts/run.sh")
-    result = provider.collect(request(sample, touched), COUNTER)
+    result = contribute(provider, request(sample, touched), COUNTER)
     assert labels(result) == [
         ".cursor/rules/always.mdc (always applies)",
         "src/tasklane/auth/AGENTS.md"
@@ -117,7 +119,7 @@ def test_nested_docs_up_to_but_not_including_the_root(
     write(repo, "src/AGENTS.md", "# src\n\nSRC rules\n")
     write(repo, "src/auth/AGENTS.md", "# auth\n\nAUTH rules\n")
     write(repo, "src/other/AGENTS.md", "# other\n\nOTHER rules\n")
-    result = provider.collect(request(repo, ("src/auth/login.py",)), COUNTER)
+    result = contribute(provider, request(repo, ("src/auth/login.py",)), COUNTER)
     assert labels(result) == [
         'src/auth/AGENTS.md (applies to src/auth/login.py via "src/auth/**")',
         'src/AGENTS.md (applies to src/auth/login.py via "src/**")',
@@ -130,14 +132,14 @@ def test_custom_nested_names(repo: Path, provider: ScopedDocsProvider) -> None:
     write(repo, "lib/RULES.md", "# lib\n\nLIB\n")
     write(repo, "lib/AGENTS.md", "# lib\n\nNOT THIS\n")
     provider.configure({"nested_names": ["RULES.md"]})
-    result = provider.collect(request(repo, ("lib/x.py",)), COUNTER)
+    result = contribute(provider, request(repo, ("lib/x.py",)), COUNTER)
     assert labels(result) == ['lib/RULES.md (applies to lib/x.py via "lib/**")']
 
 
 @pytest.mark.parametrize("mode", ["ours", "leave"])
 def test_always_apply_ours_or_leave(sample: Path, provider: ScopedDocsProvider, mode: str) -> None:
     provider.configure({"always_apply": mode})
-    result = provider.collect(request(sample, ("scripts/run.sh",)), COUNTER)
+    result = contribute(provider, request(sample, ("scripts/run.sh",)), COUNTER)
     always = ".cursor/rules/always.mdc (always applies)"
     if mode == "ours":
         assert labels(result)[0] == always  # listed first
@@ -149,7 +151,7 @@ def test_always_apply_ours_or_leave(sample: Path, provider: ScopedDocsProvider, 
 def test_always_rules_show_before_anything_is_touched(
     sample: Path, provider: ScopedDocsProvider
 ) -> None:
-    result = provider.collect(request(sample), COUNTER)
+    result = contribute(provider, request(sample), COUNTER)
     assert labels(result) == [".cursor/rules/always.mdc (always applies)", INDEX_LABEL]
 
 
@@ -157,7 +159,7 @@ def test_broken_front_matter_is_noted_and_not_applied(
     sample: Path, provider: ScopedDocsProvider, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
-    result = provider.collect(request(sample, ("src/tasklane/api/server.py", "x.py")), COUNTER)
+    result = contribute(provider, request(sample, ("src/tasklane/api/server.py", "x.py")), COUNTER)
     everything = "".join(texts(result).values())
     assert "BROKEN RULE BODY" not in everything
     index = texts(result)[INDEX_LABEL]
@@ -170,7 +172,7 @@ def test_configured_rule_dir_with_dialect(repo: Path, provider: ScopedDocsProvid
     write(repo, "docs/rules/api.md", '---\napplyTo: "api/**"\n---\nAPI docs rule\n')
     write(repo, ".cursor/rules/x.mdc", "---\nglobs: api/**\n---\nCURSOR\n")
     provider.configure({"rule_dirs": {"docs/rules": "generic", ".cursor/rules": "off"}})
-    result = provider.collect(request(repo, ("api/h.py",)), COUNTER)
+    result = contribute(provider, request(repo, ("api/h.py",)), COUNTER)
     assert labels(result) == ['docs/rules/api.md (applies to api/h.py via "api/**")']
 
 
@@ -188,7 +190,7 @@ def test_touched_paths_outside_the_root_are_ignored_and_never_read(
     made.configure({"watch": False})
     caplog.set_level(logging.WARNING)
     touched = (str(outside / "sub/x.py"), "../outside/sub/y.py", "")
-    result = made.collect(request(repo, touched), COUNTER)
+    result = contribute(made, request(repo, touched), COUNTER)
     assert result.sections == ()
     assert all("outside" not in call for call in reader.calls)
     assert any("outside the repository" in r.getMessage() for r in caplog.records)
@@ -198,7 +200,7 @@ def test_relative_paths_resolve_from_the_working_directory(
     repo: Path, provider: ScopedDocsProvider
 ) -> None:
     write(repo, "src/auth/AGENTS.md", "# auth\n\nAUTH\n")
-    result = provider.collect(request(repo, ("auth/login.py",), cwd=repo / "src"), COUNTER)
+    result = contribute(provider, request(repo, ("auth/login.py",), cwd=repo / "src"), COUNTER)
     assert labels(result) == ['src/auth/AGENTS.md (applies to src/auth/login.py via "src/auth/**")']
 
 
@@ -211,7 +213,7 @@ def test_a_file_not_created_yet_still_activates_rules(
         '---\npaths: ["db/migrations/*.sql"]\n---\nMIGRATIONS\n',
     )
     write(repo, "db/AGENTS.md", "# db\n\nDB\n")
-    result = provider.collect(request(repo, ("db/migrations/0002_new.sql",)), COUNTER)
+    result = contribute(provider, request(repo, ("db/migrations/0002_new.sql",)), COUNTER)
     assert not (repo / "db/migrations/0002_new.sql").exists()
     assert labels(result) == [
         ".claude/rules/migrations.md"
@@ -226,7 +228,7 @@ def test_symlinked_rule_outside_the_repo_is_refused(
     secret = write(tmp_path, "elsewhere/secret.md", "---\npaths: ['**']\n---\nOUTSIDE SECRET\n")
     (repo / ".claude/rules").mkdir(parents=True)
     os.symlink(secret, repo / ".claude/rules/secret.md")
-    result = provider.collect(request(repo, ("a.py",)), COUNTER)
+    result = contribute(provider, request(repo, ("a.py",)), COUNTER)
     assert "OUTSIDE SECRET" not in "".join(texts(result).values())
     assert (
         ".claude/rules/secret.md: not loaded (resolves outside the repository)"
@@ -240,14 +242,14 @@ def test_symlinked_rule_outside_the_repo_is_refused(
 def test_docs_stay_active_and_keep_their_text_across_turns(
     sample: Path, provider: ScopedDocsProvider
 ) -> None:
-    first = provider.collect(request(sample, ("src/tasklane/auth/login.py",)), COUNTER)
+    first = contribute(provider, request(sample, ("src/tasklane/auth/login.py",)), COUNTER)
     # The kernel may resend a different list: what was once active stays active.
-    second = provider.collect(request(sample, ("tests/test_api.py",)), COUNTER)
+    second = contribute(provider, request(sample, ("tests/test_api.py",)), COUNTER)
     for label, text in texts(first).items():
         if label != INDEX_LABEL:
             assert texts(second)[label] == text  # byte-identical
     assert any(label.startswith("tests/AGENTS.md") for label in labels(second))
-    other = provider.collect(request(sample, ("tests/test_api.py",), session="s2"), COUNTER)
+    other = contribute(provider, request(sample, ("tests/test_api.py",), session="s2"), COUNTER)
     assert not any(label.startswith(AUTH) for label in labels(other))
 
 
@@ -255,15 +257,15 @@ def test_warm_turn_reads_nothing_and_returns_the_same_answer(
     sample: Path, provider: ScopedDocsProvider, reader: CountingReader
 ) -> None:
     touched = ("src/tasklane/auth/login.py", "src/tasklane/storage/db.py")
-    provider.collect(request(sample, touched), COUNTER)
+    contribute(provider, request(sample, touched), COUNTER)
     assert reader.calls  # turn 1 did read
     # The watch starts after turn 1; the turn that finds it in place re-checks by stat.
-    first = provider.collect(request(sample, touched), COUNTER)
+    first = contribute(provider, request(sample, touched), COUNTER)
     reader.calls.clear()
     # Deleted behind the watcher's back: a turn that reads nothing cannot notice.
     (sample / AUTH).unlink()
     shutil.rmtree(sample / ".cursor")
-    second = provider.collect(request(sample, touched), COUNTER)
+    second = contribute(provider, request(sample, touched), COUNTER)
     assert reader.calls == []
     assert second is first
 
@@ -272,10 +274,10 @@ def test_budget_or_model_change_recomputes_without_reading(
     sample: Path, provider: ScopedDocsProvider, reader: CountingReader
 ) -> None:
     touched = ("src/tasklane/auth/login.py",)
-    first = provider.collect(request(sample, touched), COUNTER)
+    first = contribute(provider, request(sample, touched), COUNTER)
     reader.calls.clear()
-    smaller = provider.collect(request(sample, touched, budget=60), COUNTER)
-    other_model = provider.collect(request(sample, touched, model="m2"), COUNTER)
+    smaller = contribute(provider, request(sample, touched, budget=60), COUNTER)
+    other_model = contribute(provider, request(sample, touched, model="m2"), COUNTER)
     assert reader.calls == []
     assert sum(s.tokens for s in smaller.sections) <= 60
     assert other_model == first and other_model is not first
@@ -285,14 +287,14 @@ def test_watched_changes_are_picked_up(
     repo: Path, provider: ScopedDocsProvider, feed: FeedWatch, reader: CountingReader
 ) -> None:
     rule = write(repo, ".clinerules/api.md", "---\npaths: api/**\n---\nversion one\n")
-    provider.collect(request(repo, ("api/a.py", "lib/b.py")), COUNTER)
+    contribute(provider, request(repo, ("api/a.py", "lib/b.py")), COUNTER)
     provider.answer_sent()  # as the adapter does: the watch starts once the answer is out
     rule.write_text("---\npaths: api/**\n---\nversion two, longer\n", encoding="utf-8")
     new_rule = write(repo, ".clinerules/lib.md", "---\npaths: lib/**\n---\nlib rule\n")
     nested = write(repo, "api/AGENTS.md", "# api\n\nnested api\n")
     reader.calls.clear()
     feed.push(rule, new_rule, nested)
-    result = provider.collect(request(repo, ("api/a.py", "lib/b.py")), COUNTER)
+    result = contribute(provider, request(repo, ("api/a.py", "lib/b.py")), COUNTER)
     assert sorted(reader.calls) == [".clinerules/api.md", ".clinerules/lib.md", "api/AGENTS.md"]
     assert section(result, ".clinerules/api.md") == "version two, longer\n"
     # A rule created mid-session is matched against paths seen in earlier turns.
@@ -300,7 +302,7 @@ def test_watched_changes_are_picked_up(
     assert section(result, "api/AGENTS.md") == "# api\n\nnested api\n"
     rule.unlink()
     feed.push(rule)
-    gone = provider.collect(request(repo, ("api/a.py", "lib/b.py")), COUNTER)
+    gone = contribute(provider, request(repo, ("api/a.py", "lib/b.py")), COUNTER)
     assert not any(label.startswith(".clinerules/api.md") for label in labels(gone))
 
 
@@ -308,12 +310,12 @@ def test_without_watching_changes_are_found_by_stat(repo: Path, reader: Counting
     made = ScopedDocsProvider(reader=reader)
     made.configure({"watch": False})
     rule = write(repo, ".clinerules/api.md", "---\npaths: api/**\n---\none\n")
-    made.collect(request(repo, ("api/a.py",)), COUNTER)
+    contribute(made, request(repo, ("api/a.py",)), COUNTER)
     reader.calls.clear()
-    made.collect(request(repo, ("api/a.py",)), COUNTER)
+    contribute(made, request(repo, ("api/a.py",)), COUNTER)
     assert reader.calls == []
     rule.write_text("---\npaths: api/**\n---\ntwo!\n", encoding="utf-8")
-    result = made.collect(request(repo, ("api/a.py",)), COUNTER)
+    result = contribute(made, request(repo, ("api/a.py",)), COUNTER)
     assert section(result, ".clinerules/api.md") == "two!\n"
 
 
@@ -333,18 +335,18 @@ def test_until_the_watch_is_in_place_changes_are_found_by_stat(repo: Path) -> No
     made = ScopedDocsProvider(watcher_factory=factory)  # the cold turn does not wait
     try:
         rule = write(repo, ".clinerules/api.md", "---\npaths: api/**\n---\none\n")
-        made.collect(request(repo, ("api/a.py",)), COUNTER)
+        contribute(made, request(repo, ("api/a.py",)), COUNTER)
         rule.write_text("---\npaths: api/**\n---\ntwo!\n", encoding="utf-8")
-        result = made.collect(request(repo, ("api/a.py",)), COUNTER)
+        result = contribute(made, request(repo, ("api/a.py",)), COUNTER)
         assert section(result, ".clinerules/api.md") == "two!\n"  # not ready: stat found it
         gate.set()
         assert made_watchers[0].start(timeout=5)
         rule.write_text("---\npaths: api/**\n---\nthree!!\n", encoding="utf-8")
-        result = made.collect(request(repo, ("api/a.py",)), COUNTER)
+        result = contribute(made, request(repo, ("api/a.py",)), COUNTER)
         assert section(result, ".clinerules/api.md") == "three!!\n"  # the turn it turned ready
         rule.write_text("---\npaths: api/**\n---\nfour!!!!\n", encoding="utf-8")
         feed.push(rule)
-        result = made.collect(request(repo, ("api/a.py",)), COUNTER)
+        result = contribute(made, request(repo, ("api/a.py",)), COUNTER)
         assert section(result, ".clinerules/api.md") == "four!!!!\n"  # reported by the watcher
     finally:
         made.close()
@@ -359,9 +361,9 @@ def test_dead_watcher_falls_back_to_stat(repo: Path, reader: CountingReader) -> 
     )
     try:
         rule = write(repo, ".clinerules/api.md", "---\npaths: api/**\n---\none\n")
-        made.collect(request(repo, ("api/a.py",)), COUNTER)
+        contribute(made, request(repo, ("api/a.py",)), COUNTER)
         rule.write_text("---\npaths: api/**\n---\ntwo!\n", encoding="utf-8")
-        result = made.collect(request(repo, ("api/a.py",)), COUNTER)
+        result = contribute(made, request(repo, ("api/a.py",)), COUNTER)
         assert section(result, ".clinerules/api.md") == "two!\n"
     finally:
         made.close()
@@ -385,23 +387,23 @@ def test_a_dead_watcher_is_replaced_once_the_answer_is_out(
     made = ScopedDocsProvider(watcher_factory=factory, reader=reader, watch_start_timeout=5.0)
     try:
         rule = write(repo, ".clinerules/api.md", "---\npaths: api/**\n---\none\n")
-        made.collect(request(repo, ("api/a.py",)), COUNTER)
+        contribute(made, request(repo, ("api/a.py",)), COUNTER)
         made.answer_sent()  # the first watch starts, and dies
         deadline = time.monotonic() + 5
         while made_watchers[0].alive and time.monotonic() < deadline:
             time.sleep(0.01)
         assert not made_watchers[0].alive
         rule.write_text("---\npaths: api/**\n---\ntwo!\n", encoding="utf-8")
-        result = made.collect(request(repo, ("api/a.py",)), COUNTER)  # by stat meanwhile
+        result = contribute(made, request(repo, ("api/a.py",)), COUNTER)  # by stat meanwhile
         assert section(result, ".clinerules/api.md") == "two!\n"
         made.answer_sent()
         assert len(made_watchers) == 2 and made_watchers[1].alive
         assert "starting it again (1 of 3)" in caplog.text
-        made.collect(request(repo, ("api/a.py",)), COUNTER)  # in place: checks once more
+        contribute(made, request(repo, ("api/a.py",)), COUNTER)  # in place: checks once more
         reads = len(reader.calls)
         rule.write_text("---\npaths: api/**\n---\nthree!!\n", encoding="utf-8")
         feed.push(rule)
-        result = made.collect(request(repo, ("api/a.py",)), COUNTER)
+        result = contribute(made, request(repo, ("api/a.py",)), COUNTER)
         assert section(result, ".clinerules/api.md") == "three!!\n"  # the new watch saw it
         assert reader.calls[reads:] == [".clinerules/api.md"]
     finally:
@@ -422,15 +424,15 @@ def test_every_budget_is_respected(sample: Path, provider: ScopedDocsProvider) -
         "scripts/run.sh",
         "web/App.tsx",
     )
-    full = provider.collect(request(sample, touched, budget=100_000), COUNTER)
+    full = contribute(provider, request(sample, touched, budget=100_000), COUNTER)
     total = sum(s.tokens for s in full.sections)
     for budget in range(1, total + 1):
-        result = provider.collect(request(sample, touched, budget=budget), COUNTER)
+        result = contribute(provider, request(sample, touched, budget=budget), COUNTER)
         assert sum(s.tokens for s in result.sections) <= budget, budget
     # The least specific doc is the first to go, and is still named.
     last = full.sections[-2]
     assert last.label.startswith(".cursor/rules/python-style.mdc")
-    smaller = provider.collect(request(sample, touched, budget=total - last.tokens), COUNTER)
+    smaller = contribute(provider, request(sample, touched, budget=total - last.tokens), COUNTER)
     shown = [s.label for s in smaller.sections][:-1]
     assert shown == [s.label for s in full.sections][: len(shown)]  # a prefix: most specific kept
     assert last.label not in shown
@@ -443,7 +445,7 @@ def test_a_huge_doc_is_cut_by_whole_sections(repo: Path, provider: ScopedDocsPro
     ]
     write(repo, "svc/AGENTS.md", "# svc\n\n" + "\n".join(parts))
     write(repo, "svc/api/AGENTS.md", "# api\n\nSmall and specific.\n")
-    result = provider.collect(request(repo, ("svc/api/h.py",), budget=800), COUNTER)
+    result = contribute(provider, request(repo, ("svc/api/h.py",), budget=800), COUNTER)
     assert sum(s.tokens for s in result.sections) <= 800
     small, huge, index = result.sections
     assert small.text == "# api\n\nSmall and specific.\n" and not small.truncated
@@ -459,7 +461,7 @@ def test_pattern_matching_nothing_is_reported_once(
 ) -> None:
     caplog.set_level(logging.WARNING, logger="providers.scoped_docs")
     for turn in range(3):
-        provider.collect(request(sample_git, (f"src/tasklane/f{turn}.py",)), COUNTER)
+        contribute(provider, request(sample_git, (f"src/tasklane/f{turn}.py",)), COUNTER)
     reports = [r.getMessage() for r in caplog.records if "matches no file" in r.getMessage()]
     # sample_repo has no TypeScript and no docs/**/*.md ... only what is really missing.
     assert (
@@ -480,7 +482,7 @@ def test_unmatched_report_without_git(
     write(repo, "src/a.py", "x\n")
     write(repo, ".clinerules/r.md", '---\npaths: ["src/**/*.py", "srcc/**"]\n---\nR\n')
     caplog.set_level(logging.WARNING, logger="providers.scoped_docs")
-    provider.collect(request(repo, ("src/a.py",)), COUNTER)
-    provider.collect(request(repo, ("src/b.py",)), COUNTER)
+    contribute(provider, request(repo, ("src/a.py",)), COUNTER)
+    contribute(provider, request(repo, ("src/b.py",)), COUNTER)
     reports = [r.getMessage() for r in caplog.records if "matches no file" in r.getMessage()]
     assert reports == ["rule .clinerules/r.md: pattern 'srcc/**' matches no file in the repository"]

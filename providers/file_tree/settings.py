@@ -1,0 +1,73 @@
+"""The provider's config: schema, defaults written once, and the checks ``configure`` runs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from providers.core.config import COMMON_ATTRIBUTES, non_negative_int, resolve_config
+from providers.core.types import AttrType, ConfigAttribute
+from providers.file_tree.listing import DEFAULT_IGNORE_FILE, ListingOptions
+
+NAME = "file-tree"
+DEFAULT_TOKEN_BUDGET = 1000
+
+SCHEMA: tuple[ConfigAttribute, ...] = (
+    *COMMON_ATTRIBUTES,
+    ConfigAttribute(
+        "exclude",
+        AttrType.LIST_STRING,
+        "Gitignore-style patterns (relative to the repository root) hidden from the tree, "
+        "on top of what git ignores; tracked files too.",
+        default=(),
+    ),
+    ConfigAttribute(
+        "max_depth",
+        AttrType.NUMBER,
+        "Deepest level expanded breadth first (1: the root's entries only); directories "
+        "on the way to files_touched are expanded regardless. Unset: no limit.",
+    ),
+    ConfigAttribute(
+        "show_files",
+        AttrType.BOOL,
+        "List files; false shows directories only, each with its counts.",
+        default=True,
+    ),
+    ConfigAttribute(
+        "ignore_file",
+        AttrType.STRING,
+        "Our own gitignore-style file at the repository root (patterns relative to the "
+        'root); "" for none.',
+        default=DEFAULT_IGNORE_FILE,
+    ),
+    ConfigAttribute(
+        "watch",
+        AttrType.BOOL,
+        "Keep the listing current with a file watcher; false compares directory times each "
+        "turn (a stat per directory) and lists again only when one changed.",
+        default=True,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The resolved config; a change drops the listing and its watcher."""
+
+    listing: ListingOptions = field(default_factory=ListingOptions)
+    max_depth: int | None = None
+    show_files: bool = True
+    watch: bool = True
+
+
+def settings_from(config: Mapping[str, Any]) -> Settings:
+    """Check ``config`` against :data:`SCHEMA` (``invalid_request`` on anything wrong)."""
+    values = resolve_config(SCHEMA, config)
+    non_negative_int(values, "token_budget")
+    return Settings(
+        ListingOptions(tuple(values["exclude"]), values["ignore_file"]),
+        non_negative_int(values, "max_depth"),
+        values["show_files"],
+        values["watch"],
+    )

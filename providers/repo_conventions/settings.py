@@ -1,0 +1,101 @@
+"""The provider's config: schema, defaults written once, and the checks ``configure`` runs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from providers.core.config import COMMON_ATTRIBUTES, non_negative_int, resolve_config
+from providers.core.errors import invalid_request
+from providers.core.sources import DEFAULT_MAX_BYTES
+from providers.core.types import AttrType, ConfigAttribute
+from providers.repo_conventions.discover import DEFAULT_PATHS, unresolved
+from providers.repository.layout import find_root
+
+NAME = "repo-conventions"
+DEFAULT_TOKEN_BUDGET = 4000
+DEFAULT_MAX_IMPORT_DEPTH = 5
+DEFAULT_MAX_FILE_BYTES = DEFAULT_MAX_BYTES
+
+SCHEMA: tuple[ConfigAttribute, ...] = (
+    *COMMON_ATTRIBUTES,
+    ConfigAttribute(
+        "paths",
+        AttrType.LIST_STRING,
+        "Convention files to read, in precedence order, relative to the repository "
+        "root; globs allowed. Replaces the default list.",
+        default=DEFAULT_PATHS,
+    ),
+    ConfigAttribute(
+        "max_import_depth",
+        AttrType.NUMBER,
+        "How many @import hops to follow.",
+        default=DEFAULT_MAX_IMPORT_DEPTH,
+    ),
+    ConfigAttribute(
+        "import_allow",
+        AttrType.LIST_STRING,
+        "Directories outside the repository that @imports may read (~ expands; "
+        "allows @~/ imports when it includes the home directory).",
+        default=(),
+    ),
+    ConfigAttribute(
+        "max_file_bytes",
+        AttrType.NUMBER,
+        "Files larger than this are not read (reported instead).",
+        default=DEFAULT_MAX_FILE_BYTES,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class ImportPolicy:
+    """Where imports may go and how deep."""
+
+    max_depth: int = DEFAULT_MAX_IMPORT_DEPTH
+    allowed_roots: tuple[Path, ...] = ()
+    max_bytes: int = DEFAULT_MAX_FILE_BYTES
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The resolved config; the defaults here are what an empty provider block means."""
+
+    patterns: tuple[str, ...] = DEFAULT_PATHS
+    explicit: bool = False
+    """Whether ``paths`` was declared: then each must name something."""
+    policy: ImportPolicy = field(default_factory=ImportPolicy)
+
+
+def settings_from(config: Mapping[str, Any]) -> Settings:
+    """Check the decoded provider block; raise ``invalid_request`` naming what is wrong.
+
+    Declared ``paths`` are checked against the repository of the process's
+    working directory (the kernel's cwd, where relative config paths
+    resolve); at Contribute time they are read relative to the request's
+    repository root.
+    """
+    values = resolve_config(SCHEMA, config)
+    non_negative_int(values, "token_budget")
+    depth = non_negative_int(values, "max_import_depth")
+    max_bytes = non_negative_int(values, "max_file_bytes")
+    patterns = tuple(values["paths"])
+    explicit = config.get("paths") is not None
+    if explicit:
+        missing = unresolved(find_root(Path.cwd()), patterns)
+        if missing:
+            raise invalid_request(
+                "declared convention path(s) resolve to nothing: " + ", ".join(missing)
+            )
+    allowed = tuple(Path(p).expanduser().resolve() for p in values["import_allow"])
+    return Settings(
+        patterns,
+        explicit,
+        ImportPolicy(
+            max_depth=DEFAULT_MAX_IMPORT_DEPTH if depth is None else depth,
+            allowed_roots=allowed,
+            max_bytes=DEFAULT_MAX_FILE_BYTES if max_bytes is None else max_bytes,
+        ),
+    )
