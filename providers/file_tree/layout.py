@@ -41,10 +41,6 @@ def counts(files: int, dirs: int) -> str:
     return text
 
 
-def collapsed_dir_line(name: str, depth: int, files: int, dirs: int) -> str:
-    return f"{INDENT * depth}{display(name)}/ ({counts(files, dirs)})"
-
-
 def leaf_line(name: str, depth: int) -> str:
     if name.endswith("/"):
         return f"{INDENT * depth}{display(name[:-1])}/ (repository)"

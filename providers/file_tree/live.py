@@ -64,7 +64,6 @@ class LiveListing:
         self._keys: _KeyState = ()
         self._generation = 0
         self.full_listings = 0
-        self.incremental_updates = 0
 
     @property
     def version(self) -> tuple[int, int]:
@@ -126,7 +125,6 @@ class LiveListing:
             except Relist as why:
                 log.debug("file tree: full re-list (%s)", why)
                 return self._relist(stamp=False)
-            self.incremental_updates += 1
         return listing
 
     def _relist(self, *, stamp: bool) -> Listing:
