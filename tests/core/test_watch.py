@@ -17,6 +17,7 @@ from providers.core.watch import (
     WatchLifecycle,
     WatchStatus,
 )
+from tests.watchers import WatcherBox
 
 
 def wait_for(watcher: ChangeWatcher, seconds: float = 3.0) -> Changes:
@@ -77,97 +78,64 @@ def test_a_dead_watcher_may_be_replaced_three_times_and_the_refusal_is_said_once
     assert caplog.text.count("going on without one") == 1
 
 
-class Scripted:
-    """A watcher whose readiness, life and changes the test sets."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.ready = True
-        self.alive = True
-        self.pending: set[str] = set()
-        self.stopped = False
-        self.start_timeouts: list[float] = []
-
-    def start(self, timeout: float = 5.0) -> bool:
-        self.start_timeouts.append(timeout)
-        return self.ready and self.alive
-
-    def drain(self) -> Changes:
-        changes = Changes(frozenset(self.pending), not self.alive)
-        self.pending.clear()
-        return changes
-
-    def stop(self) -> None:
-        self.stopped = True
-
-
-class Made:
-    def __init__(self) -> None:
-        self.watchers: list[Scripted] = []
-
-    def __call__(self, root: Path) -> Scripted:
-        self.watchers.append(Scripted(root))
-        return self.watchers[-1]
-
-
 def test_lifecycle_starts_after_the_answer_and_trusts_only_a_settled_watch(
     tmp_path: Path,
 ) -> None:
-    made = Made()
+    made = WatcherBox()
     watch = WatchLifecycle((tmp_path,), made)
     assert watch.poll().status is WatchStatus.OFF  # no answer yet: nothing starts
-    assert made.watchers == []
+    assert made.made == []
     watch.answer_computed()
     watch.answer_sent()
-    assert len(made.watchers) == 1 and made.watchers[0].start_timeouts == [0.0]
-    made.watchers[0].ready = False
+    assert len(made.made) == 1 and made.made[0].start_timeouts == [0.0]
+    made.made[0].ready = False
     assert watch.poll().status is WatchStatus.SETTING_UP
-    made.watchers[0].ready = True
-    made.watchers[0].pending.add("/before")
+    made.made[0].ready = True
+    made.made[0].pending.add("/before")
     first = watch.poll()
     assert first.status is WatchStatus.JUST_READY and not first.complete
-    made.watchers[0].pending.add("/x")
+    made.made[0].pending.add("/x")
     report = watch.poll()
     assert report.complete and report.changes.paths == {"/x"}
     watch.stop()
-    assert made.watchers[0].stopped
+    assert made.made[0].stopped
 
 
 def test_lifecycle_starts_itself_when_no_one_says_the_answer_went_out(tmp_path: Path) -> None:
-    made = Made()
+    made = WatcherBox()
     watch = WatchLifecycle((tmp_path, tmp_path / "gitdir"), made)
     watch.answer_computed()
     assert watch.poll().status is WatchStatus.JUST_READY  # both started by the poll
-    assert [w.root for w in made.watchers] == [tmp_path, tmp_path / "gitdir"]
+    assert [w.root for w in made.made] == [tmp_path, tmp_path / "gitdir"]
 
 
 def test_lifecycle_replaces_a_dead_watch_at_most_three_times(tmp_path: Path) -> None:
     """README: a dead watch is replaced after the next answer, at most three times."""
-    made = Made()
+    made = WatcherBox()
     watch = WatchLifecycle((tmp_path,), made)
     watch.answer_computed()
     watch.answer_sent()
     for replaced in range(MAX_RESTARTS + 1):
         assert watch.poll().status in (WatchStatus.JUST_READY, WatchStatus.READY)
-        made.watchers[-1].alive = False
+        made.made[-1].alive = False
         assert watch.poll().status is WatchStatus.OFF
-        assert made.watchers[-1].stopped
+        assert made.made[-1].stopped
         watch.answer_sent()
-        assert len(made.watchers) == min(2 + replaced, 1 + MAX_RESTARTS)
+        assert len(made.made) == min(2 + replaced, 1 + MAX_RESTARTS)
     assert not watch.watching
     assert watch.poll().status is WatchStatus.OFF
 
 
 def test_lifecycle_gives_up_on_a_watch_that_never_gets_in_place(tmp_path: Path) -> None:
-    made = Made()
+    made = WatcherBox()
     watch = WatchLifecycle((tmp_path,), made, ready_timeout=0.05)
     watch.answer_computed()
     watch.answer_sent()
-    made.watchers[0].ready = False
+    made.made[0].ready = False
     assert watch.poll().status is WatchStatus.SETTING_UP
     time.sleep(0.1)
     assert watch.poll().status is WatchStatus.OFF
-    assert made.watchers[0].stopped and not watch.watching
+    assert made.made[0].stopped and not watch.watching
 
 
 def test_lifecycle_without_a_factory_is_always_off(tmp_path: Path) -> None:

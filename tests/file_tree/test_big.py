@@ -14,11 +14,11 @@ from providers.file_tree.provider import FileTreeProvider
 from providers.repository.gitexec import GitRunner
 from tests.file_tree.helpers import (
     CountingRunner,
-    WatcherBox,
     git_listing,
     init_repo,
     request,
 )
+from tests.watchers import WatcherBox
 
 FILES = 20_000
 

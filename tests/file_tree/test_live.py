@@ -13,12 +13,12 @@ from providers.repository.gitexec import GitRunner
 from tests.file_tree.helpers import (
     NAMES,
     CountingRunner,
-    WatcherBox,
     generate_tree,
     git,
     git_listing,
     init_repo,
 )
+from tests.watchers import WatcherBox
 
 
 def random_edit(root: Path, rng: random.Random) -> list[Path]:

@@ -26,13 +26,13 @@ from providers.host.launcher import PluginProcess
 from tests.conftest import script
 from tests.file_tree.helpers import (
     CountingRunner,
-    WatcherBox,
     collect,
     git,
     init_repo,
     request,
     write,
 )
+from tests.watchers import WatcherBox
 
 Make = Callable[..., FileTreeProvider]
 
