@@ -20,12 +20,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from providers.core.errors import invalid_request, source_unavailable
+from providers.core.errors import ErrorCategory, ProviderError, invalid_request, source_unavailable
 from providers.core.sources import read_prefix
-from providers.repository.gitexec import GitRunner, GitStartError, GitTimeout, Running
+from providers.repository.gitexec import GitBlocked, GitRunner, GitStartError, GitTimeout, Running
 from providers.repository.layout import DOT_GIT, dot_git_above, looks_like_git_dir, upwards
 
 DEFAULT_TIMEOUT_MS = 5000
+
+
+class BlockedByFifo(ProviderError):
+    """git waited to open a named pipe where it expected a file (``source_unavailable``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ErrorCategory.SOURCE_UNAVAILABLE, message)
 
 
 class NotARepository(Exception):
@@ -236,6 +243,8 @@ class GitRun:
         """``(returncode, stdout, stderr)`` whatever the exit code; a timeout is classified."""
         try:
             return self._running.wait()
+        except GitBlocked as exc:
+            raise BlockedByFifo(str(exc)) from None
         except GitTimeout:
             raise source_unavailable(
                 f"{_what(self._args)} timed out after {self._git.timeout_ms} ms in {self._cwd}"

@@ -38,6 +38,7 @@ def header_lines(snapshot: Snapshot) -> list[str]:
     if snapshot.default_branch is not None:
         lines.append(f"Default branch: {snapshot.default_branch}")
     lines.extend(operation_line(op) for op in snapshot.operations)
+    lines.extend(f"Note: {note}" for note in snapshot.notes)
     return lines
 
 

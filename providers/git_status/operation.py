@@ -11,6 +11,8 @@ import enum
 from dataclasses import dataclass
 from pathlib import Path
 
+from providers.core.sources import read_prefix
+
 _MAX_MARKER_BYTES = 4096
 
 
@@ -72,10 +74,8 @@ def _rebase(state_dir: Path, step: int | None, total: int | None) -> Operation:
 
 def _marker(path: Path) -> str | None:
     """A small state file's first line, or None when absent or unreadable."""
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(_MAX_MARKER_BYTES)
-    except OSError:
+    data = read_prefix(path, _MAX_MARKER_BYTES)
+    if data is None:
         return None
     line = data.decode("utf-8", "replace").split("\n", 1)[0].strip()
     return line or None

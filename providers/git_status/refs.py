@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from providers.core.sources import FileKey, file_keys
+from providers.core.sources import FileKey, file_keys, read_prefix
 
 ORIGIN_HEAD = "refs/remotes/origin/HEAD"
 CANDIDATES = ("main", "master")
@@ -25,6 +25,9 @@ _KEY_FILES = (
     *(f"refs/heads/{name}" for name in CANDIDATES),
     "reftable/tables.list",
 )
+
+_MAX_PACKED_REFS = 64 * 1024 * 1024
+"""Read no more of ``packed-refs`` than this (a huge one is cut, never loaded whole)."""
 
 RefsKey = tuple[FileKey | None, ...]
 
@@ -68,9 +71,8 @@ def default_branch_from_listing(output: bytes) -> str | None:
 
 
 def _symref_target(path: Path) -> str | None:
-    try:
-        data = path.read_bytes()[:4096]
-    except OSError:
+    data = read_prefix(path, 4096)
+    if data is None:
         return None
     text = data.decode("utf-8", "replace").strip()
     return text.removeprefix("ref:").strip() if text.startswith("ref:") else None
@@ -79,9 +81,8 @@ def _symref_target(path: Path) -> str | None:
 def _packed_ref_names(path: Path) -> frozenset[str]:
     """Names of the candidate branches found in ``packed-refs`` (``<sha> <refname>`` lines)."""
     wanted = {f"refs/heads/{name}".encode() for name in CANDIDATES}
-    try:
-        data = path.read_bytes()
-    except OSError:
+    data = read_prefix(path, _MAX_PACKED_REFS)
+    if data is None:
         return frozenset()
     found = set()
     for line in data.split(b"\n"):

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from providers.core.errors import ErrorCategory, ProviderError
-from providers.git_status.git import Git, GitRun, Layout
+from providers.core.sources import read_prefix
+from providers.git_status.git import BlockedByFifo, Git, GitRun, Layout
 from providers.git_status.history import Commit, parse_log
 from providers.git_status.operation import Operation, read_operations
 from providers.git_status.porcelain import PorcelainError, Status, parse
@@ -23,6 +24,11 @@ from providers.git_status.refs import (
     default_branch_from_listing,
     refs_key,
     uses_reftable,
+)
+
+FIFO_NOTE = (
+    "Untracked files not checked: git waited on a named pipe where it expected a file "
+    "(a .gitignore or info/exclude that is a FIFO)"
 )
 
 
@@ -39,6 +45,8 @@ class Snapshot:
     default_branch: str | None = None
     commits: tuple[Commit, ...] = ()
     bare_head: str | None = None
+    notes: tuple[str, ...] = ()
+    """One line each: what this snapshot could not see, and why."""
 
 
 class Snapshotter:
@@ -59,8 +67,9 @@ class Snapshotter:
         if layout.toplevel is None:
             return self._bare()
         early = self._log_alongside(layout.toplevel)
+        notes: list[str] = []
         try:
-            status = parse(self._git.status(layout.toplevel, untracked=self._untracked))
+            status = parse(self._status(layout.toplevel, notes))
         except PorcelainError as exc:
             raise ProviderError(
                 ErrorCategory.UNKNOWN, f"unexpected git status output: {exc}"
@@ -75,7 +84,19 @@ class Snapshotter:
             operations=read_operations(layout.git_dir),
             default_branch=self._default(),
             commits=self._recent_commits(layout.toplevel, head),
+            notes=tuple(notes),
         )
+
+    def _status(self, toplevel: Path, notes: list[str]) -> bytes:
+        """``git status``; when git blocks on a FIFO (only reading ignore files does that),
+        once more without untracked files, which need no ignore rules."""
+        try:
+            return self._git.status(toplevel, untracked=self._untracked)
+        except BlockedByFifo:
+            if self._untracked == "no":
+                raise
+        notes.append(FIFO_NOTE)
+        return self._git.status(toplevel, untracked="no")
 
     def _log_alongside(self, cwd: Path) -> GitRun | None:
         """On the first snapshot the log is certainly needed: it runs while ``git status``
@@ -126,10 +147,10 @@ def _result_or_none(run: GitRun | None) -> tuple[Commit, ...] | None:
 
 def _symbolic_head(git_dir: Path) -> str | None:
     """The branch a bare repository's HEAD names (``ref: refs/heads/x``), if any."""
-    try:
-        text = (git_dir / "HEAD").read_bytes()[:4096].decode("utf-8", "replace").strip()
-    except OSError:
+    data = read_prefix(git_dir / "HEAD", 4096)
+    if data is None:
         return None
+    text = data.decode("utf-8", "replace").strip()
     if not text.startswith("ref:"):
         return None
     return text.removeprefix("ref:").strip().removeprefix("refs/heads/")

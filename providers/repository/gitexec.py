@@ -25,6 +25,8 @@ import contextlib
 import os
 import signal
 import subprocess
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -85,6 +87,11 @@ class GitTimeout(GitError):
         self.timeout = timeout
 
 
+class GitBlocked(GitError):
+    """git waited to open a named pipe (a FIFO where a file such as ``.gitignore`` was
+    expected) and was killed: it would have waited for a writer for good."""
+
+
 class GitExitError(GitError):
     """git exited with a code the caller did not accept."""
 
@@ -102,6 +109,56 @@ def sanitized_environment(environ: Mapping[str, str] | None = None) -> dict[str,
     env.pop("LANGUAGE", None)
     env.update(FIXED_ENV)
     return env
+
+
+_FIRST_POLL_S = 0.05
+_MAX_POLL_S = 0.4
+_FIFO_WAIT = b"wait_for_partner"
+"""What ``/proc/<pid>/wchan`` says while ``open`` waits for a FIFO's other end."""
+
+_LIVE: set[Running] = set()
+"""Every git run not yet waited for or killed: :func:`kill_all` stops them on shutdown."""
+_LIVE_LOCK = threading.Lock()
+
+
+def _track(run: Running, alive: bool) -> None:
+    with _LIVE_LOCK:
+        if alive:
+            _LIVE.add(run)
+        else:
+            _LIVE.discard(run)
+
+
+def waits_for_fifo(pid: int) -> bool:
+    """Whether process ``pid``, or one of its children, is stuck opening a FIFO."""
+    pending, seen = [pid], set()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            with open(f"/proc/{current}/wchan", "rb") as handle:
+                if handle.read(64).strip() == _FIFO_WAIT:
+                    return True
+            with open(f"/proc/{current}/task/{current}/children", "rb") as handle:
+                pending.extend(int(child) for child in handle.read().split())
+        except (OSError, ValueError):
+            continue
+    return False
+
+
+def kill_all() -> int:
+    """Kill every git run still going, with its process group; how many there were.
+
+    For shutdown: a run started by a turn the host abandoned must not outlive us.
+    """
+    with _LIVE_LOCK:
+        running = list(_LIVE)
+    for run in running:
+        with contextlib.suppress(OSError):
+            run.kill()
+    return len(running)
 
 
 class GitRunner:
@@ -157,7 +214,9 @@ class GitRunner:
         except OSError as exc:
             raise GitStartError(f"cannot run git {self._executable!r} in {cwd}: {exc}") from exc
         what = f"git {args[0]} in {cwd}" if args else f"git in {cwd}"
-        return Running(process, what, stdin, ok_codes, self._timeout)
+        running = Running(process, what, stdin, ok_codes, self._timeout)
+        _track(running, True)
+        return running
 
     def run(
         self,
@@ -189,14 +248,36 @@ class Running:
         self._timeout = timeout
 
     def wait(self) -> tuple[int, bytes, bytes]:
-        """``(returncode, stdout, stderr)``; GitError on failure or timeout (git is killed)."""
-        try:
-            out, err = self._process.communicate(self._stdin, timeout=self._timeout)
-        except subprocess.TimeoutExpired as exc:
-            self.kill()
-            raise GitTimeout(
-                f"{self._what} timed out after {self._timeout:g} s", self._timeout
-            ) from exc
+        """``(returncode, stdout, stderr)``; GitError on failure, timeout or a FIFO that git
+        waits on (git is killed, with its process group).
+
+        git opens the files it reads (``.gitignore``, ``info/exclude``, ...) with
+        a blocking ``open``: a FIFO in their place would hold it until the
+        timeout. While git runs, every poll looks whether it waits for a FIFO's
+        other end (Linux: ``/proc/<pid>/wchan``) and stops it at once if so.
+        """
+        deadline = time.monotonic() + self._timeout
+        stdin, step = self._stdin, _FIRST_POLL_S
+        while True:
+            try:
+                out, err = self._process.communicate(
+                    stdin, timeout=max(0.0, min(step, deadline - time.monotonic()))
+                )
+                break
+            except subprocess.TimeoutExpired as exc:
+                stdin, step = None, min(step * 2, _MAX_POLL_S)  # input is sent once
+                if time.monotonic() >= deadline:
+                    self.kill()
+                    raise GitTimeout(
+                        f"{self._what} timed out after {self._timeout:g} s", self._timeout
+                    ) from exc
+                if waits_for_fifo(self._process.pid):
+                    self.kill()
+                    raise GitBlocked(
+                        f"{self._what} waited to open a named pipe (a FIFO where a file such as "
+                        ".gitignore was expected); stopped"
+                    ) from exc
+        _track(self, False)
         code = self._process.returncode
         if self._ok_codes is not None and code not in self._ok_codes:
             message = os.fsdecode(err).strip().splitlines()
@@ -207,6 +288,7 @@ class Running:
 
     def kill(self) -> None:
         """Stop git and its process group (if still running) and close its pipes."""
+        _track(self, False)
         process = self._process
         if process.returncode is None:
             # Not yet reaped, so the group id is still ours and cannot have been reused.
@@ -228,11 +310,14 @@ __all__ = [
     "FIXED_ENV",
     "GLOBAL_OPTIONS",
     "REPOSITORY_ENV",
+    "GitBlocked",
     "GitError",
     "GitExitError",
     "GitRunner",
     "GitStartError",
     "GitTimeout",
     "Running",
+    "kill_all",
     "sanitized_environment",
+    "waits_for_fifo",
 ]
