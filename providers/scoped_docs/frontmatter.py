@@ -6,6 +6,12 @@ One leniency: Cursor writes ``globs: *.ts`` unquoted, which YAML reads as an
 alias and rejects although every Cursor user means the glob. When the first
 parse fails, the glob keys' unquoted one-line values are quoted and the parse
 is tried once more; anything still broken is reported.
+
+Front matter is bounded before anything is built from it: its size, its
+nesting depth and the number of values its aliases would expand to (a
+"billion laughs" alias bomb is a few hundred bytes). YAML is composed into
+its node graph first, where aliases are shared nodes, measured there, and
+only then constructed.
 """
 
 from __future__ import annotations
@@ -19,6 +25,11 @@ import yaml
 # libyaml's loader when PyYAML was built with it: the same results, many times faster.
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+MAX_FRONT_MATTER_BYTES = 64 * 1024
+MAX_VALUES = 10_000
+"""Values (scalars, items, keys) the front matter may hold once aliases are expanded."""
+MAX_DEPTH = 64
+
 
 class FrontMatterError(ValueError):
     """Front matter that is not a YAML mapping; the message names the problem."""
@@ -28,14 +39,16 @@ def parse_front_matter(raw: str | None, glob_keys: Collection[str] = ()) -> dict
     """The front matter as a dict (``{}`` when absent or empty)."""
     if raw is None or not raw.strip():
         return {}
+    if len(raw.encode("utf-8", "surrogatepass")) > MAX_FRONT_MATTER_BYTES:
+        raise FrontMatterError(f"front matter is larger than {MAX_FRONT_MATTER_BYTES} bytes")
     try:
-        data = yaml.load(raw, Loader=_Loader)
+        data = _bounded_load(raw)
     except yaml.YAMLError as exc:
         requoted = _quote_glob_values(raw, glob_keys)
         if requoted is None:
             raise FrontMatterError(_describe(exc)) from None
         try:
-            data = yaml.load(requoted, Loader=_Loader)
+            data = _bounded_load(requoted)
         except yaml.YAMLError:
             raise FrontMatterError(_describe(exc)) from None
     if data is None:
@@ -43,6 +56,58 @@ def parse_front_matter(raw: str | None, glob_keys: Collection[str] = ()) -> dict
     if not isinstance(data, dict):
         raise FrontMatterError(f"front matter is a {type(data).__name__}, not a mapping")
     return {str(k): v for k, v in data.items()}
+
+
+def _bounded_load(raw: str) -> Any:
+    """``yaml.safe_load`` of ``raw``, refused (:class:`FrontMatterError`) past the bounds."""
+    loader = _Loader(raw)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_bounds(node)
+        return loader.construct_document(node)
+    except RecursionError:
+        raise FrontMatterError(f"front matter is nested deeper than {MAX_DEPTH}") from None
+    finally:
+        loader.dispose()
+
+
+def _check_bounds(root: yaml.Node) -> None:
+    """Depth and expanded size of a node graph, each shared (aliased) node measured once."""
+    sizes: dict[int, int] = {}
+    started: set[int] = set()  # begun, not finished: the ancestors of the node in hand
+    # Iterative post-order walk: (node, depth, children done).
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
+    while stack:
+        node, depth, done = stack.pop()
+        if depth > MAX_DEPTH:
+            raise FrontMatterError(f"front matter is nested deeper than {MAX_DEPTH}")
+        children = _children(node)
+        if not done:
+            if id(node) in sizes:
+                continue
+            if id(node) in started:
+                raise FrontMatterError("front matter refers to itself (a recursive alias)")
+            started.add(id(node))
+            stack.append((node, depth, True))
+            stack.extend((child, depth + 1, False) for child in children if id(child) not in sizes)
+            continue
+        started.discard(id(node))
+        total = 1 + sum(sizes.get(id(child), 0) for child in children)
+        if total > MAX_VALUES:
+            raise FrontMatterError(
+                f"front matter expands to over {MAX_VALUES} values (aliases); not read"
+            )
+        sizes[id(node)] = total
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
 
 
 def _quote_glob_values(raw: str, glob_keys: Collection[str]) -> str | None:
