@@ -25,12 +25,13 @@ from providers.goplugin import handshake
 from providers.goplugin.callback import KernelConnection, TokenCountCache, install_logging
 from providers.goplugin.context_service import ContextService, register_context_service
 from providers.goplugin.services import Lifecycle, register_plugin_services
+from providers.repository.gitexec import kill_all
 
 log = logging.getLogger(__name__)
 
 _MAX_MESSAGE = 256 * 1024 * 1024  # the host may send large prior_sections
 _WORKERS = 8  # the broker stream pins one; Contribute is serialised anyway
-_PARENT_POLL_S = 0.5
+_PARENT_POLL_S = 0.1
 
 
 @dataclass
@@ -110,7 +111,8 @@ def _shutdown(plugin: PluginServer) -> None:
     install_logging(None)
     started = time.monotonic()
     plugin.server.stop(grace=0.2).wait(0.5)
-    plugin.handle.close(timeout=0.2)  # no git process outlives us
+    plugin.handle.close(timeout=0.2)
+    kill_all()  # runs a turn still waits for, abandoned with it: no git process outlives us
     if plugin.socket_dir:
         try:
             os.unlink(plugin.address)
