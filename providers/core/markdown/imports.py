@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from markdown_it.token import Token
 
-from providers.core.markdown_tokens import (
+from providers.core.markdown.tokens import (
     comment_spans,
     content_map,
     is_markup_html_block,

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from markdown_it.token import Token
 
-from providers.core.markdown_tokens import normalise_newlines, parse
+from providers.core.markdown.tokens import normalise_newlines, parse
 from providers.core.types import Unit
 
 # Line breaks as markdown-it counts them; str.splitlines() would also break
