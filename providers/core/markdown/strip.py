@@ -29,16 +29,15 @@ from collections.abc import Sequence
 from markdown_it.token import Token
 
 from providers.core.markdown.edits import Lines, remove_spans, without
+from providers.core.markdown.lines import normalise_newlines, source_lines
 from providers.core.markdown.tokens import (
     comment_spans,
     content_map,
     front_matter_end,
     is_comment_html,
     is_markup_html_block,
-    normalise_newlines,
     parse,
     parser_view,
-    source_lines,
 )
 
 
