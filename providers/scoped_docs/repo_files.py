@@ -15,9 +15,8 @@ import logging
 from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 
-import pathspec
-
 from providers.core.ignore import IgnoreRules, PatternSet
+from providers.core.wildmatch import matcher
 from providers.file_tree.git import GitError, GitRunner, ListingRun, common_dir, git_dir
 from providers.file_tree.listing import global_excludes
 from providers.file_tree.walk import walk
@@ -162,7 +161,7 @@ class PatternCheck:
 
 
 def _slow_matcher(pattern: str) -> Callable[[str], bool]:
-    return pathspec.GitIgnoreSpec.from_lines([pattern]).match_file
+    return matcher(pattern)
 
 
 def _floats_on_one_name(pattern: str) -> bool:

@@ -5,12 +5,14 @@ prefilter and the unmatched-pattern check all use pathspec's compiled regexes
 directly, which are pathspec's private shape. The first tests here talk to
 pathspec itself and fail with a message naming what changed, so a pathspec
 release that moves things breaks here, loudly, and not as wrong answers
-somewhere else.
+somewhere else. The last test keeps pathspec inside the one module.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 import pathspec
 import pytest
@@ -26,6 +28,7 @@ from providers.core.wildmatch import (
     joined,
     matcher,
 )
+from tests.conftest import REPO_ROOT
 
 CHANGED = "pathspec changed shape (providers/core/wildmatch.py relies on it): "
 MARK = wildmatch.DIRECTORY_GROUP
@@ -234,3 +237,32 @@ def test_joined_refuses_what_it_cannot_join() -> None:
 def test_rules_compare_by_value() -> None:
     assert compile_rules(["*.o"]) == compile_rules(["*.o"])
     assert isinstance(compile_rules(["*.o"])[0], Rule)
+
+
+# --- confinement --------------------------------------------------------------------
+
+
+def test_only_wildmatch_imports_pathspec_or_names_its_group() -> None:
+    """pathspec's shape stays in one module: no other module imports it or says ``ps_d``."""
+    offenders: list[str] = []
+    own = Path(wildmatch.__file__).resolve()
+    for path in sorted((REPO_ROOT / "providers").rglob("*.py")):
+        if path.resolve() == own:
+            continue
+        rel = path.relative_to(REPO_ROOT)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                modules = [node.module or ""]
+            else:
+                modules = []
+                if isinstance(node, ast.Constant) and MARK in str(node.value):
+                    offenders.append(f"{rel}:{node.lineno} names {MARK}")
+            offenders.extend(
+                f"{rel}:{node.lineno} imports {module}"
+                for module in modules
+                if module == "pathspec" or module.startswith("pathspec.")
+            )
+    assert not offenders, offenders
