@@ -3,9 +3,9 @@
 Tools write globs as a YAML string, a comma-separated string or a list, with
 brace alternatives (``*.{ts,tsx}``) that gitignore syntax lacks. We expand the
 braces ourselves, then let gitignore matching (:mod:`providers.core.wildmatch`)
-decide, so a pattern without a slash matches at any depth, ``**`` spans directories and a
-later ``!pattern`` excludes what an earlier one included, exactly as in
-``.gitignore``. Paths are repo-relative POSIX strings.
+decide, so a pattern without a slash matches at any depth, ``**`` spans
+directories and a later ``!pattern`` excludes what an earlier one included,
+exactly as in ``.gitignore``. Paths are repo-relative POSIX strings.
 """
 
 from __future__ import annotations
@@ -202,8 +202,9 @@ class GlobMatch:
 class Inclusion:
     """One including pattern: as written, as expanded, and its compiled regex.
 
-    The regex is searched (``re.match`` does too: it is anchored) and also hits
-    paths below a directory it matches; ``None`` would send callers the slow way.
+    Searched in a path, the regex also hits paths below a directory it
+    matches (:class:`providers.core.wildmatch.Rule`); ``None`` would send
+    callers the slow way.
     """
 
     written: str
