@@ -2,10 +2,11 @@
 
 Inside a repository providers ask git (``git ls-files``, ``git check-ignore``):
 it is exact and fast. Elsewhere :class:`IgnoreRules` applies the same rules
-with ``pathspec``: each ``.gitignore`` re-rooted at its own directory,
-``$GIT_DIR/info/exclude``, the global excludes file, and the default excludes
-(``.git``), which never appear anywhere. :class:`PatternSet` holds our own
-patterns (config ``exclude``, ``.contextignore``), applied on top of git's.
+with :mod:`providers.core.wildmatch` (pathspec's compiled patterns): each
+``.gitignore`` re-rooted at its own directory, ``$GIT_DIR/info/exclude``, the
+global excludes file, and the default excludes (``.git``), which never appear
+anywhere. :class:`PatternSet` holds our own patterns (config ``exclude``,
+``.contextignore``), applied on top of git's.
 
 Precedence (gitignore(5)): a deeper ``.gitignore`` beats a shallower one, any
 ``.gitignore`` beats ``info/exclude``, which beats the global file; within one
@@ -22,12 +23,11 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from pathspec import GitIgnoreSpec
+from providers.core.wildmatch import Rule, compile_rules
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +39,6 @@ MAX_PATTERN_FILE_BYTES = 4 * 1024 * 1024
 """An ignore file larger than this is not a real ignore file; it is skipped (logged)."""
 
 _BOM = "\ufeff"
-_DIR_MARK = "ps_d"
-"""pathspec's regex group for "matched a directory, the path goes on below it"."""
 
 
 def parse_patterns(data: bytes) -> list[str]:
@@ -84,49 +82,31 @@ def read_patterns(path: Path) -> list[str]:
 class Patterns:
     """One file's patterns, matched the way git matches them: against the path itself.
 
-    ``pathspec`` parses the lines (``GitIgnoreSpec.from_lines``) and compiles
-    each pattern to a regex that also matches everything below a matching
-    directory (its ``ps_d`` group marks where that directory ends). git never
-    matches a pattern against an ancestor: it just does not descend into an
-    excluded directory. So a match through an ancestor is not a match here;
-    otherwise ``!sub/`` in a deeper ``.gitignore`` would wrongly re-include
+    A compiled pattern also matches everything below a matching directory
+    (:meth:`~providers.core.wildmatch.Rule.matches`). git never matches a
+    pattern against an ancestor: it just does not descend into an excluded
+    directory. So a match through an ancestor is not a match here
+    (:meth:`~providers.core.wildmatch.Rule.matches_entry`); otherwise
+    ``!sub/`` in a deeper ``.gitignore`` would wrongly re-include
     ``sub/a.txt`` ignored by ``*.txt`` higher up.
     """
 
     __slots__ = ("_rules",)
 
-    def __init__(self, rules: Sequence[tuple[re.Pattern[str], bool]]) -> None:
-        # Last matching pattern wins. The second regex only matches what ends at
-        # the end of the path: the one way to ask "is this directory itself matched?".
-        self._rules = tuple(
-            (regex, re.compile(f"(?:{regex.pattern})\\Z", regex.flags), include)
-            for regex, include in reversed(rules)
-        )
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self._rules = tuple(reversed(rules))  # last matching pattern wins
 
     def decide(self, rel: str, is_dir: bool) -> bool | None:
         """True: ignored; False: re-included by a negation; None: no pattern matches ``rel``."""
-        for regex, at_end, include in self._rules:
-            found = regex.search(rel)
-            if found is not None and _marks_directory(found) is None:
-                return include
-            if is_dir:
-                found = at_end.search(rel + "/")
-                if found is not None and _marks_directory(found):
-                    return include
+        for rule in self._rules:
+            if rule.matches_entry(rel, is_dir):
+                return rule.include
         return None
-
-
-def _marks_directory(found: re.Match[str]) -> str | None:
-    return found.groupdict().get(_DIR_MARK)
 
 
 def compile_patterns(lines: Iterable[str]) -> Patterns | None:
     """The patterns in ``lines``, or ``None`` when there are none (comments, blanks)."""
-    rules: list[tuple[re.Pattern[str], bool]] = []
-    for pattern in GitIgnoreSpec.from_lines(list(lines)).patterns:
-        regex = getattr(pattern, "regex", None)
-        if pattern.include is not None and isinstance(regex, re.Pattern):
-            rules.append((regex, pattern.include))
+    rules = compile_rules(lines)
     return Patterns(rules) if rules else None
 
 

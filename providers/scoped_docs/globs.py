@@ -2,10 +2,10 @@
 
 Tools write globs as a YAML string, a comma-separated string or a list, with
 brace alternatives (``*.{ts,tsx}``) that gitignore syntax lacks. We expand the
-braces ourselves, then let pathspec's ``GitIgnoreSpec`` do the matching, so a
-pattern without a slash matches at any depth, ``**`` spans directories and a
-later ``!pattern`` excludes what an earlier one included, exactly as in
-``.gitignore``. Paths are repo-relative POSIX strings.
+braces ourselves, then let gitignore matching (:mod:`providers.core.wildmatch`)
+decide, so a pattern without a slash matches at any depth, ``**`` spans
+directories and a later ``!pattern`` excludes what an earlier one included,
+exactly as in ``.gitignore``. Paths are repo-relative POSIX strings.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import pathspec
+from providers.core.wildmatch import RuleSet
 
 MAX_EXPANSIONS = 256
 """Brace alternatives one pattern may expand to; beyond that it is kept literal."""
@@ -200,7 +200,12 @@ class GlobMatch:
 
 @dataclass(frozen=True)
 class Inclusion:
-    """One including pattern: as written, as expanded, and pathspec's compiled regex."""
+    """One including pattern: as written, as expanded, and its compiled regex.
+
+    Searched in a path, the regex also hits paths below a directory it
+    matches (:class:`providers.core.wildmatch.Rule`); ``None`` would send
+    callers the slow way.
+    """
 
     written: str
     expanded: str
@@ -226,13 +231,11 @@ class GlobSet:
             # Only exclusions: read as "everything except these".
             lines.insert(0, "**")
             origin.insert(0, "**")
+        if not all(lines):  # "{,}" expands to nothing: no pattern to match with
+            raise GlobError(f"could not compile patterns {self.written!r}")
         self._lines = tuple(lines)
         self._origin = tuple(origin)
-        self._spec = pathspec.GitIgnoreSpec.from_lines(lines)
-        # One compiled pattern per line (no blank or comment lines reach here).
-        self._patterns = tuple(self._spec.patterns)
-        if len(self._patterns) != len(lines):  # pragma: no cover - pathspec changed shape
-            raise GlobError(f"could not compile patterns {self.written!r}")
+        self._rules = RuleSet(lines)
 
     def __bool__(self) -> bool:
         return bool(self._lines)
@@ -244,14 +247,14 @@ class GlobSet:
         them), the most specific one is reported: the label names it and the
         ordering scores it.
         """
-        if self._spec.check_file(path).include is not True:
+        if self._rules.decide(path) is not True:
             return None
         best: GlobMatch | None = None
         for index in range(len(self._lines) - 1, -1, -1):
-            pattern = self._patterns[index]
-            if pattern.match_file(path) is None:
+            rule = self._rules.rules[index]
+            if rule is None or not rule.matches(path):
                 continue
-            if pattern.include is False:
+            if not rule.include:
                 break  # everything earlier was undone by this exclusion
             candidate = GlobMatch(self._origin[index], self._lines[index])
             if best is None or candidate.specificity > best.specificity:
@@ -259,12 +262,9 @@ class GlobSet:
         return best
 
     def inclusions(self) -> tuple[Inclusion, ...]:
-        """Every inclusion pattern with its compiled regex (``None`` if pathspec hides it)."""
+        """Every inclusion pattern with its compiled regex."""
         found: list[Inclusion] = []
-        for written, line, pattern in zip(self._origin, self._lines, self._patterns, strict=True):
-            if pattern.include is True:
-                regex = getattr(pattern, "regex", None)
-                found.append(
-                    Inclusion(written, line, regex if isinstance(regex, re.Pattern) else None)
-                )
+        for written, line, rule in zip(self._origin, self._lines, self._rules.rules, strict=True):
+            if rule is not None and rule.include:
+                found.append(Inclusion(written, line, rule.regex))
         return tuple(found)

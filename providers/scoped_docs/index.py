@@ -13,15 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from providers.core.wildmatch import joined
 from providers.scoped_docs.rules import Rule
 
 BUCKET_SIZE = 32
-
-# pathspec names a group in each pattern's regex; the same name twice in one
-# regex is an error, and the group's capture is not needed for a yes/no test.
-_NAMED_GROUP = re.compile(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>")
-# Back-references would point elsewhere once regexes are joined: no prefilter then.
-_BACKREF = re.compile(r"\\[1-9]|\(\?P=")
 
 
 class RuleIndex:
@@ -45,16 +40,12 @@ class RuleIndex:
 
 
 def _combined(rules: Sequence[Rule]) -> re.Pattern[str] | None:
-    sources: list[str] = []
+    """The OR of every inclusion's regex in the bucket; ``None``: always check the bucket."""
+    regexes: list[re.Pattern[str]] = []
     for rule in rules:
         inclusions = rule.globs.inclusions() if rule.globs is not None else ()
-        regexes = [i.regex.pattern for i in inclusions if i.regex is not None]
-        if not regexes or len(regexes) < len(inclusions):
+        found = [i.regex for i in inclusions if i.regex is not None]
+        if not found or len(found) < len(inclusions):
             return None  # cannot prefilter this rule: always check the bucket
-        if any(_BACKREF.search(source) for source in regexes):
-            return None
-        sources.extend(_NAMED_GROUP.sub("(?:", source) for source in regexes)
-    try:
-        return re.compile("|".join(f"(?:{source})" for source in sources))
-    except re.error:
-        return None
+        regexes.extend(found)
+    return joined(regexes)

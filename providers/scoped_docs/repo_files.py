@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import bisect
 import logging
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 
-import pathspec
-
+from providers.core.wildmatch import matcher
 from providers.repository.files import list_repo_files
 from providers.scoped_docs.globs import Inclusion, specificity
 from providers.scoped_docs.rules import Rule
@@ -77,7 +76,7 @@ class PatternCheck:
         self, inclusion: Inclusion, seen: Collection[str], budget: list[int]
     ) -> bool:
         regex = inclusion.regex
-        test = regex.match if regex is not None else _slow_matcher(inclusion.expanded)
+        test = regex.match if regex is not None else matcher(inclusion.expanded)
         for path in self._candidates(inclusion.expanded):
             budget[0] -= 1
             if test(path):
@@ -100,10 +99,6 @@ class PatternCheck:
         if self._files is None:
             self._files = list_repo_files(self.root)
         return self._files
-
-
-def _slow_matcher(pattern: str) -> Callable[[str], bool]:
-    return pathspec.GitIgnoreSpec.from_lines([pattern]).match_file
 
 
 def _floats_on_one_name(pattern: str) -> bool:

@@ -18,14 +18,13 @@ from dataclasses import dataclass
 
 from markdown_it.token import Token
 
-from providers.core.markdown_tokens import (
+from providers.core.markdown.lines import normalise_newlines, source_lines
+from providers.core.markdown.tokens import (
     comment_spans,
     content_map,
     is_markup_html_block,
-    normalise_newlines,
     parse,
     parser_view,
-    source_lines,
 )
 
 _TRAILING_PUNCTUATION = ").,;:!?\"'`]}>*"
@@ -106,7 +105,7 @@ def _imports_in(
     if placed is None:
         return []
     leftovers: dict[int, str] = {}
-    content_lines = content.split("\n")
+    content_lines = source_lines(content) or [""]  # as content_map counts them
     for at, end, _ in reversed(references):
         index = placed.line_of(at)
         start = placed.starts[index]

@@ -1,4 +1,4 @@
-"""Shared machinery for the markdown helpers: one parser, source lines, token-to-source maps.
+"""Shared machinery for the markdown helpers: one parser, token-to-source maps.
 
 markdown-it gives block tokens line maps but no columns, and inline tokens no
 position at all. Removing an inline comment byte-exactly needs both, so:
@@ -11,7 +11,8 @@ position at all. Removing an inline comment byte-exactly needs both, so:
   source-line suffixes with the container markers and indentation cut off).
 
 Everything here works on text whose newlines were normalised the way
-markdown-it does it; callers keep the original characters for output.
+markdown-it does it (:mod:`providers.core.markdown.lines`); callers keep the
+original characters for output.
 """
 
 from __future__ import annotations
@@ -28,29 +29,12 @@ from markdown_it.rules_inline.html_inline import html_inline
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from providers.core.markdown.lines import source_lines
+
 InlineRule = Callable[[StateInline, bool], bool]
 
 # HTML block starts whose content is not markup: never edited, never scanned.
 _RAW_TEXT_TAGS = ("script", "pre", "style", "textarea")
-
-
-def normalise_newlines(text: str) -> str:
-    """``\\r\\n`` and lone ``\\r`` become ``\\n``, exactly as markdown-it normalises."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def source_lines(normalised: str) -> list[str]:
-    """The lines markdown-it's ``token.map`` counts, without their ``\\n``.
-
-    A trailing newline does not open a further line, matching markdown-it's
-    line count (so ``map`` ends never exceed ``len(result)``).
-    """
-    if not normalised:
-        return []
-    lines = normalised.split("\n")
-    if normalised.endswith("\n"):
-        lines.pop()
-    return lines
 
 
 def parser_view(line: str) -> str:
@@ -205,9 +189,7 @@ def content_map(
     in turn. ``None`` when no placement fits: callers then leave the token as it is.
     """
     last = min(last, len(view))
-    lines = content.split("\n")
-    if content.endswith("\n"):
-        lines.pop()
+    lines = source_lines(content) or [""]  # empty content is still one (empty) line
     starts: list[int] = []
     offset = 0
     for line in lines:

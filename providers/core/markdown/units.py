@@ -14,17 +14,14 @@ the text back.
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass
 
 from markdown_it.token import Token
 
-from providers.core.markdown_tokens import normalise_newlines, parse
+from providers.core.markdown.lines import line_offsets, normalise_newlines
+from providers.core.markdown.tokens import parse
 from providers.core.types import Unit
 
-# Line breaks as markdown-it counts them; str.splitlines() would also break
-# at form feeds, U+2028 and other characters markdown keeps inside a line.
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LIST_TOKENS = ("bullet_list_open", "ordered_list_open")
 
 
@@ -32,15 +29,6 @@ _LIST_TOKENS = ("bullet_list_open", "ordered_list_open")
 class _Block:
     line: int
     heading: tuple[int, str] | None
-
-
-def line_offsets(text: str) -> list[int]:
-    """Offset where each markdown line starts, plus ``len(text)`` at the end."""
-    offsets = [0] + [match.end() for match in _LINE_BREAK.finditer(text)]
-    if offsets[-1] == len(text) and len(offsets) > 1:
-        offsets.pop()
-    offsets.append(len(text))
-    return offsets if text else [0]
 
 
 def split_lines(text: str, group: str) -> list[Unit]:

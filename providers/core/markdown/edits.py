@@ -17,7 +17,7 @@ import bisect
 import itertools
 from collections.abc import Sequence
 
-from providers.core.markdown_tokens import ContentMap
+from providers.core.markdown.tokens import ContentMap
 
 Lines = list[str | None]
 _CLOSING = ".,;:!?)]}"

@@ -6,16 +6,18 @@ matter via mdit-py-plugins), and edits are made on source lines by token
 line maps so kept text stays byte-exact. Every function is total: any string
 in, an answer out. Nothing here reads files.
 
-The work is split by task: ``markdown_tokens`` (parser, token-to-source
-maps), ``markdown_strip``, ``markdown_imports`` and ``markdown_units``.
+This facade is the package's public surface; the work is split by task:
+``lines`` (the one line-break rule), ``tokens`` (parser, token-to-source
+maps), ``strip`` (with ``edits``, cutting spans out of lines), ``imports``
+and ``units``.
 """
 
 from __future__ import annotations
 
-from providers.core.markdown_imports import MarkdownImport, find_imports
-from providers.core.markdown_strip import split_front_matter, strip_artifacts
-from providers.core.markdown_tokens import normalise_newlines
-from providers.core.markdown_units import split_lines, split_units
+from providers.core.markdown.imports import MarkdownImport, find_imports
+from providers.core.markdown.lines import normalise_newlines
+from providers.core.markdown.strip import split_front_matter, strip_artifacts
+from providers.core.markdown.units import split_lines, split_units
 
 __all__ = [
     "MarkdownImport",

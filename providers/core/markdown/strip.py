@@ -19,7 +19,7 @@ Removal rules, each chosen so the remaining markdown keeps its structure:
 * text after the comment on a comment block's last line stays; if on its own
   it would start another block (a fence, raw HTML), the block is kept whole.
 * inline comments, and comments inside other markup HTML blocks (``<div>``),
-  are cut with the blanks they would strand (see ``markdown_edits``).
+  are cut with the blanks they would strand (see ``providers.core.markdown.edits``).
 """
 
 from __future__ import annotations
@@ -28,17 +28,16 @@ from collections.abc import Sequence
 
 from markdown_it.token import Token
 
-from providers.core.markdown_edits import Lines, remove_spans, without
-from providers.core.markdown_tokens import (
+from providers.core.markdown.edits import Lines, remove_spans, without
+from providers.core.markdown.lines import normalise_newlines, source_lines
+from providers.core.markdown.tokens import (
     comment_spans,
     content_map,
     front_matter_end,
     is_comment_html,
     is_markup_html_block,
-    normalise_newlines,
     parse,
     parser_view,
-    source_lines,
 )
 
 
