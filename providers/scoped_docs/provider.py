@@ -33,7 +33,7 @@ from providers.scoped_docs.activation import Session
 from providers.scoped_docs.catalog import Catalog
 from providers.scoped_docs.index import RuleIndex
 from providers.scoped_docs.layout import build_sections, order_entries
-from providers.scoped_docs.repo_files import PatternCheck
+from providers.scoped_docs.pattern_check import PatternCheck
 from providers.scoped_docs.rules import Reader, default_reader
 from providers.scoped_docs.settings import (
     DEFAULT_TOKEN_BUDGET,

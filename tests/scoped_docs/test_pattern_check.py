@@ -9,7 +9,7 @@ import pytest
 
 from providers.core.sources import FileKey
 from providers.scoped_docs.globs import GlobSet
-from providers.scoped_docs.repo_files import MAX_REPORTS, PatternCheck
+from providers.scoped_docs.pattern_check import MAX_REPORTS, PatternCheck
 from providers.scoped_docs.rules import Rule
 from tests.scoped_docs.conftest import write
 
