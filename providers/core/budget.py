@@ -27,7 +27,15 @@ def fallback_tokens_for_bytes(size: int) -> int:
 
 
 class TokenCounter(Protocol):
-    """The kernel's CountTokens for the request's model (cached by the adapter)."""
+    """The kernel's CountTokens for the request's model (cached by the adapter).
+
+    ``epoch`` moves on whenever a count was only a stand-in (the call failed for
+    a passing reason): an answer rendered at an older epoch must be counted
+    again, so providers put it in the key of any answer they reuse.
+    """
+
+    @property
+    def epoch(self) -> int: ...
 
     def count(self, text: str) -> int: ...
 
@@ -36,6 +44,8 @@ class TokenCounter(Protocol):
 
 class FallbackCounter:
     """Counts with the fallback formula: standalone use and kernels without CountTokens."""
+
+    epoch = 0
 
     def count(self, text: str) -> int:
         return fallback_token_count(text)

@@ -122,7 +122,7 @@ class FileTreeProvider:
             except OSError as exc:
                 self._drop()
                 raise source_unavailable(f"cannot list {root}: {exc}") from exc
-            key = (root, live.version, turn.token_budget, turn.model_id, touched)
+            key = (root, live.version, turn.token_budget, turn.model_id, touched, counter.epoch)
             if self._answer is not None and self._answer.key == key:
                 return self._answer.contribution
             settings = self._settings

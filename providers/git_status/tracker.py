@@ -45,7 +45,7 @@ class RepoTracker:
             untracked_shown=settings.untracked != "no", max_entries=settings.max_entries
         )
         self._snapshot: Snapshot | None = None
-        self._answer: tuple[tuple[Snapshot, int, str], Contribution] | None = None
+        self._answer: tuple[tuple[Snapshot, int, str, int], Contribution] | None = None
 
     def contribute(
         self, budget: int, model_id: str, touched: Iterable[str], counter: TokenCounter
@@ -59,7 +59,7 @@ class RepoTracker:
                 self._freshness.invalidate()
                 raise
             self._freshness.answer_computed()
-        key = (self._snapshot, budget, model_id)
+        key = (self._snapshot, budget, model_id, counter.epoch)
         if self._answer is not None and self._answer[0] == key:
             return self._answer[1]
         summary = summarize(self._snapshot, budget, counter, self._options)

@@ -98,14 +98,26 @@ class KernelConnection:
 
 
 class TokenCountCache:
-    """Kernel counts by (model id, text hash): a warm turn costs no callbacks."""
+    """Kernel counts by (model id, text hash): a warm turn costs no callbacks.
+
+    What the kernel answers is kept. A kernel without CountTokens (UNIMPLEMENTED,
+    as upstream's today) is asked once: from then on the fallback formula counts
+    directly, which is what such a kernel computes itself, so those counts are
+    kept too. A count that fell back because the call failed for a passing
+    reason (UNAVAILABLE, DEADLINE_EXCEEDED, ...) is not kept: the next text asks
+    again, and :attr:`epoch` moves on so that answers rendered with such counts
+    are counted again on the next turn (the kernel's recount may be larger).
+    """
 
     def __init__(self, connection: KernelConnection | None) -> None:
         self._connection = connection
         self._cache: dict[tuple[str, bytes], int] = {}
         self._lock = threading.Lock()
-        self._fallback_logged = False
+        self._logged: set[str] = set()
+        self._unimplemented = False
         self.calls = 0
+        self.epoch = 0
+        """How many counts so far fell back for a passing failure."""
 
     def count_many(self, model_id: str, texts: Sequence[str]) -> list[int]:
         keys = [(model_id, hashlib.sha256(t.encode("utf-8")).digest()) for t in texts]
@@ -117,15 +129,20 @@ class TokenCountCache:
             with self._lock:
                 if len(self._cache) > _CACHE_LIMIT:
                     self._cache.clear()
-                for i, value in zip(missing, counted, strict=True):
-                    self._cache[keys[i]] = value
+                for i, (value, keep) in zip(missing, counted, strict=True):
+                    if keep:
+                        self._cache[keys[i]] = value
                     known[i] = value
         return [v if v is not None else 0 for v in known]
 
-    def _count_remote(self, model_id: str, texts: list[str]) -> list[int]:
+    def _count_remote(self, model_id: str, texts: list[str]) -> list[tuple[int, bool]]:
+        """(count, whether to keep it) per text."""
+        if self._unimplemented:
+            return [(fallback_token_count(t), True) for t in texts]
         stub = self._connection.stub() if self._connection else None
         if stub is None:
-            return self._fallback(texts, "no kernel connection")
+            self._say_once("no kernel connection", "counting tokens with ceil(utf8_bytes / 4)")
+            return [(fallback_token_count(t), True) for t in texts]
         model_ref = model_pb2.ModelRef(id=model_id)
         requests = [
             kernel_pb2.CountTokensRequest(content=[text_block(t)], model_ref=model_ref)
@@ -138,20 +155,37 @@ class TokenCountCache:
         else:  # all in flight at once
             futures = [stub.CountTokens.future(r, timeout=_CALL_TIMEOUT_S) for r in requests]
             answers = [future.result for future in futures]
-        results: list[int] = []
+        results: list[tuple[int, bool]] = []
         for text, answer in zip(texts, answers, strict=True):
             try:
-                results.append(answer().count)
+                results.append((answer().count, True))
             except grpc.RpcError as exc:
-                code = exc.code() if isinstance(exc, grpc.Call) else None
-                results.append(self._fallback([text], f"CountTokens failed ({code})")[0])
+                results.append(self._failed(text, exc))
         return results
 
-    def _fallback(self, texts: list[str], why: str) -> list[int]:
-        if not self._fallback_logged:
-            self._fallback_logged = True
-            log.info("%s: counting tokens with the fallback ceil(utf8_bytes / 4)", why)
-        return [fallback_token_count(t) for t in texts]
+    def _failed(self, text: str, exc: grpc.RpcError) -> tuple[int, bool]:
+        code = exc.code() if isinstance(exc, grpc.Call) else None
+        count = fallback_token_count(text)
+        if code == grpc.StatusCode.UNIMPLEMENTED:
+            self._unimplemented = True
+            self._say_once(
+                "unimplemented",
+                "the kernel has no CountTokens: counting with ceil(utf8_bytes / 4) from now on",
+            )
+            return count, True
+        self.epoch += 1
+        name = code.name if code is not None else type(exc).__name__
+        self._say_once(
+            f"failed {name}",
+            f"CountTokens failed ({name}); this count uses ceil(utf8_bytes / 4) and is "
+            "asked again next time",
+        )
+        return count, False
+
+    def _say_once(self, key: str, message: str) -> None:
+        if key not in self._logged:
+            self._logged.add(key)
+            log.info("%s", message)
 
 
 class KernelCounter:
@@ -160,6 +194,10 @@ class KernelCounter:
     def __init__(self, cache: TokenCountCache, model_id: str) -> None:
         self._cache = cache
         self._model_id = model_id
+
+    @property
+    def epoch(self) -> int:
+        return self._cache.epoch
 
     def count(self, text: str) -> int:
         return self._cache.count_many(self._model_id, [text])[0]

@@ -59,6 +59,7 @@ class _Cached:
     keys: tuple[FileKey | None, ...]
     budget: int
     model_id: str
+    epoch: int
     contribution: Contribution
 
 
@@ -82,6 +83,7 @@ class RepoConventionsProvider:
         self._cache = None
 
     def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
+        epoch = counter.epoch  # before rendering: a stand-in count moves it on
         root = self._roots.root(turn.working_directory)
         candidates = candidate_keys(root, self._settings.patterns)
         cached = self._cache
@@ -91,6 +93,7 @@ class RepoConventionsProvider:
             and cached.candidates == candidates
             and cached.budget == turn.token_budget
             and cached.model_id == turn.model_id
+            and cached.epoch == counter.epoch
             and dependency_keys(cached.dependencies) == cached.keys
         ):
             return cached.contribution
@@ -105,6 +108,7 @@ class RepoConventionsProvider:
             dependency_keys(deps),
             turn.token_budget,
             turn.model_id,
+            epoch,
             contribution,
         )
         return contribution

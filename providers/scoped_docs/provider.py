@@ -130,7 +130,7 @@ class ScopedDocsProvider:
             inside = normalise_touched(root, working_directory, new).inside if new else ()
             changed = session.refresh(state.catalog)
             changed |= session.touch(inside, state.catalog, state.index)
-            key = (turn.token_budget, turn.model_id)
+            key = (turn.token_budget, turn.model_id, counter.epoch)
             version = state.catalog.version
             if (
                 previous is not None

@@ -26,6 +26,8 @@ def _render(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
 class DenseCounter:
     """A tokenizer denser than the local estimate (the kernel may have a real one)."""
 
+    epoch = 0
+
     def count(self, text: str) -> int:
         return len(text.encode()) // 2 + 1
 

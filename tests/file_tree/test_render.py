@@ -204,6 +204,8 @@ def test_more_budget_never_shows_less(seed: int) -> None:
 class DenseCounter:
     """A tokenizer twice as dense as the fallback estimate (the kernel's count is the judge)."""
 
+    epoch = 0
+
     def count(self, text: str) -> int:
         return math.ceil(len(text.encode()) / 2)
 

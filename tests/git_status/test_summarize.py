@@ -32,6 +32,8 @@ OID = "0123456789abcdef0123456789abcdef01234567"
 class DenseCounter:
     """A tokenizer denser than the fallback estimate: 1 token per 2 bytes."""
 
+    epoch = 0
+
     def count(self, text: str) -> int:
         return math.ceil(len(text.encode()) / 2)
 
