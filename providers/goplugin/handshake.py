@@ -51,16 +51,36 @@ def negotiate_version(environ: Mapping[str, str]) -> int:
     return APP_PROTOCOL_VERSION
 
 
-def unix_socket_path(environ: Mapping[str, str]) -> str | None:
-    """A fresh, short unix socket path (None when no directory gives a short enough one)."""
-    for base in (environ.get(SOCKET_DIR_ENV), tempfile.gettempdir(), "/tmp"):
-        if not base or not os.path.isdir(base):
+def unix_socket_path(environ: Mapping[str, str], problems: list[str] | None = None) -> str | None:
+    """A fresh, short unix socket path; None when no directory can hold one.
+
+    Tried in turn: ``PLUGIN_UNIX_SOCKET_DIR``, the temporary directory, ``/tmp``.
+    A directory that cannot be used (missing, not writable, a full disk, a path
+    too long for a socket) is passed over and the reason appended to ``problems``.
+    """
+    seen: set[str] = set()
+    try:
+        temporary: str | None = tempfile.gettempdir()
+    except OSError as exc:  # "No usable temporary directory found"
+        temporary = None
+        if problems is not None:
+            problems.append(f"temporary directory: {exc.strerror or exc}")
+    for base in (environ.get(SOCKET_DIR_ENV), temporary, "/tmp"):
+        if not base or base in seen:
             continue
-        directory = tempfile.mkdtemp(prefix="ctxp-", dir=base)
+        seen.add(base)
+        try:
+            directory = tempfile.mkdtemp(prefix="ctxp-", dir=base)
+        except OSError as exc:
+            if problems is not None:
+                problems.append(f"{base}: {exc.strerror or exc}")
+            continue
         path = os.path.join(directory, "plugin.sock")
         if len(path.encode()) <= _UNIX_PATH_LIMIT:
             return path
         os.rmdir(directory)
+        if problems is not None:
+            problems.append(f"{base}: too long a path for a unix socket")
     return None
 
 

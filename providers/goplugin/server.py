@@ -8,6 +8,7 @@ imports start only after the line is out.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -61,15 +62,36 @@ def create_server(provider_spec: str, environ: Mapping[str, str]) -> PluginServe
     )
     register_plugin_services(server, connection, lifecycle)
     register_context_service(server, ContextService(handle, TokenCountCache(connection), environ))
-    path = handshake.unix_socket_path(environ)
-    if path is not None:
-        server.add_insecure_port(f"unix:{path}")
-        network, address, socket_dir = "unix", path, os.path.dirname(path)
-    else:
-        port = server.add_insecure_port("127.0.0.1:0")
-        network, address, socket_dir = "tcp", f"127.0.0.1:{port}", None
+    network, address, socket_dir = _listen(server, environ)
     server.start()
     return PluginServer(server, network, address, lifecycle, connection, handle, socket_dir)
+
+
+def _listen(server: grpc.Server, environ: Mapping[str, str]) -> tuple[str, str, str | None]:
+    """Bind a unix socket in the first usable directory, else TCP on loopback (which
+    go-plugin hosts accept as well); say on stderr why a directory was passed over."""
+    problems: list[str] = []
+    path = handshake.unix_socket_path(environ, problems)
+    if path is not None:
+        try:
+            if server.add_insecure_port(f"unix:{path}"):
+                if problems:
+                    _say(f"socket directory not usable ({'; '.join(problems)}); using {path}")
+                return "unix", path, os.path.dirname(path)
+            problems.append(f"{path}: cannot listen there")
+        except RuntimeError as exc:  # grpcio: "Failed to bind"
+            problems.append(f"{path}: {exc}")
+        with contextlib.suppress(OSError):
+            os.rmdir(os.path.dirname(path))
+    port = server.add_insecure_port("127.0.0.1:0")
+    _say(f"no unix socket ({'; '.join(problems)}); listening on 127.0.0.1:{port}")
+    return "tcp", f"127.0.0.1:{port}", None
+
+
+def _say(line: str) -> None:
+    """go-plugin shows a plugin's stderr lines in the host's log (this one at WARN)."""
+    sys.stderr.write(f"[WARN] {line}\n")
+    sys.stderr.flush()
 
 
 def serve(provider_spec: str, environ: Mapping[str, str]) -> int:
@@ -113,12 +135,11 @@ def _shutdown(plugin: PluginServer) -> None:
     plugin.server.stop(grace=0.2).wait(0.5)
     plugin.handle.close(timeout=0.2)
     kill_all()  # runs a turn still waits for, abandoned with it: no git process outlives us
-    if plugin.socket_dir:
-        try:
+    if plugin.socket_dir:  # grpcio may have removed the socket already; the directory is ours
+        with contextlib.suppress(OSError):
             os.unlink(plugin.address)
+        with contextlib.suppress(OSError):
             os.rmdir(plugin.socket_dir)
-        except OSError:
-            pass
     sys.stderr.write(
         f"[DEBUG] plugin exiting: {plugin.lifecycle.reason} "
         f"({(time.monotonic() - started) * 1000:.0f} ms)\n"

@@ -8,6 +8,7 @@ kernel does. A mode that answers UNIMPLEMENTED stands in for older kernels.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 import threading
@@ -94,11 +95,10 @@ class CallbackServer:
 
     def stop(self) -> None:
         self.server.stop(grace=None)
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(self.address)
+        with contextlib.suppress(OSError):
             os.rmdir(self.directory)
-        except OSError:
-            pass
 
 
 def start_callback_server(callbacks: KernelCallbacks) -> CallbackServer:

@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import quote
 
 import grpc
@@ -215,7 +216,21 @@ class PluginProcess:
             self.process.wait()
         took = time.perf_counter() - started
         _close_pipes(self.process, self._readers)
+        self._remove_socket()
         return took
+
+    def _remove_socket(self) -> None:
+        """A plugin that was killed could not remove its unix socket: the host does, with
+        the plugin's own directory around it (``ctxp-*``), never anything else."""
+        if self.handshake.network != "unix":
+            return
+        path = Path(self.handshake.address)
+        with contextlib.suppress(OSError):
+            if path.is_socket():
+                path.unlink()
+        with contextlib.suppress(OSError):
+            if path.parent.name.startswith("ctxp-"):
+                path.parent.rmdir()
 
 
 def _consume(stream: Iterator[object]) -> None:
