@@ -9,6 +9,9 @@ them checks again.
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +55,23 @@ def check_request(request: ContextRequest) -> Turn:
         raise invalid_request(
             f"working_directory must be absolute (got {request.working_directory!r})"
         )
-    if not path.is_dir():
-        raise source_unavailable(f"working directory {request.working_directory} does not exist")
+    try:
+        st = os.stat(path)
+    except PermissionError:
+        raise source_unavailable(
+            f"working directory {request.working_directory} cannot be reached: permission "
+            "denied on it or a directory above it"
+        ) from None
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise invalid_request(
+                f"working_directory is too long a path ({len(request.working_directory)} chars)"
+            ) from None
+        raise source_unavailable(
+            f"working directory {request.working_directory} does not exist"
+        ) from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise source_unavailable(
+            f"working directory {request.working_directory} is not a directory"
+        )
     return Turn(request, path, request.model_target.id)

@@ -170,6 +170,7 @@ class Git:
         if returncode != 0 and not no_tree:
             failure = classify_failure(_what(args), working_directory, returncode, err)
             if isinstance(failure, NotARepository):
+                _unreadable_git_dir(working_directory)
                 return None
             raise failure
         if len(lines) != (4 if no_tree else 5):
@@ -256,6 +257,23 @@ class GitRun:
         if returncode != 0:
             raise classify_failure(_what(self._args), self._cwd, returncode, err)
         return out
+
+
+def _unreadable_git_dir(working_directory: Path) -> None:
+    """git says "not a repository" also when it cannot read the ``.git`` in front of it:
+    that is an unreadable source (``source_unavailable``), not the absence of one."""
+    dot_git = dot_git_above(working_directory)
+    if dot_git is None:
+        return
+    try:
+        if os.path.isdir(dot_git):
+            os.stat(dot_git / "HEAD")
+        else:
+            os.close(os.open(dot_git, os.O_RDONLY | os.O_NONBLOCK))
+    except PermissionError:
+        raise source_unavailable(f"{dot_git} cannot be read: permission denied") from None
+    except OSError:
+        return
 
 
 def classify_failure(what: str, cwd: Path, returncode: int, stderr: bytes) -> Exception:

@@ -8,6 +8,7 @@ The git dir is the per-worktree one (a linked worktree has its own).
 from __future__ import annotations
 
 import enum
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,25 +41,25 @@ def read_operations(git_dir: Path) -> tuple[Operation, ...]:
     """What is in progress, in git's order of precedence (bisect can overlap the others)."""
     found: list[Operation] = []
     rebasing = False
-    if (git_dir / "MERGE_HEAD").is_file():
+    if os.path.isfile(git_dir / "MERGE_HEAD"):
         found.append(Operation(OperationKind.MERGE))
-    elif (git_dir / "rebase-apply").is_dir():
+    elif os.path.isdir(git_dir / "rebase-apply"):
         apply_dir = git_dir / "rebase-apply"
         step, total = _number(apply_dir / "next"), _number(apply_dir / "last")
-        if (apply_dir / "applying").exists():
+        if os.path.exists(apply_dir / "applying"):
             found.append(Operation(OperationKind.AM, step, total))
         else:
             rebasing = True
             found.append(_rebase(apply_dir, step, total))
-    elif (git_dir / "rebase-merge").is_dir():
+    elif os.path.isdir(git_dir / "rebase-merge"):
         merge_dir = git_dir / "rebase-merge"
         rebasing = True
         found.append(_rebase(merge_dir, _number(merge_dir / "msgnum"), _number(merge_dir / "end")))
-    if not rebasing and (git_dir / "CHERRY_PICK_HEAD").is_file():
+    if not rebasing and os.path.isfile(git_dir / "CHERRY_PICK_HEAD"):
         found.append(Operation(OperationKind.CHERRY_PICK))
-    if not rebasing and (git_dir / "REVERT_HEAD").is_file():
+    if not rebasing and os.path.isfile(git_dir / "REVERT_HEAD"):
         found.append(Operation(OperationKind.REVERT))
-    if (git_dir / "BISECT_START").is_file():
+    if os.path.isfile(git_dir / "BISECT_START"):
         found.append(Operation(OperationKind.BISECT))
     return tuple(found)
 

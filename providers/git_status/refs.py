@@ -9,6 +9,7 @@ output to :func:`default_branch_from_listing`.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from providers.core.sources import FileKey, file_keys, read_prefix
@@ -38,7 +39,7 @@ def refs_key(common_dir: Path) -> RefsKey:
 
 
 def uses_reftable(common_dir: Path) -> bool:
-    return (common_dir / "reftable").is_dir()
+    return os.path.isdir(common_dir / "reftable")
 
 
 def default_branch_from_files(common_dir: Path) -> str | None:
@@ -49,7 +50,7 @@ def default_branch_from_files(common_dir: Path) -> str | None:
     packed = _packed_ref_names(common_dir / "packed-refs")
     for name in CANDIDATES:
         ref = f"refs/heads/{name}"
-        if (common_dir / ref).is_file() or ref in packed:
+        if os.path.isfile(common_dir / ref) or ref in packed:
             return name
     return None
 

@@ -45,7 +45,7 @@ def expand(root: Path, pattern: str) -> list[str]:
     found: list[str] = []
     for candidate in candidates:
         resolved = confine(root, Path(candidate))
-        if resolved is None or not resolved.is_file():
+        if resolved is None or not os.path.isfile(resolved):
             continue
         found.append(repo_relative(root, Path(os.path.normpath(root / candidate))))
     return found
@@ -74,3 +74,19 @@ def candidate_keys(root: Path, patterns: Sequence[str]) -> tuple[object, ...]:
         tuple(expand(root, pattern)) if is_glob(pattern) else file_key(os.path.join(base, pattern))
         for pattern in patterns
     )
+
+
+def unreachable(root: Path, patterns: Sequence[str]) -> list[str]:
+    """Plain paths whose existence cannot be checked (permission denied on the way)."""
+    found: list[str] = []
+    base = os.fspath(root)
+    for pattern in patterns:
+        if is_glob(pattern):
+            continue
+        try:
+            os.stat(os.path.join(base, pattern))
+        except PermissionError:
+            found.append(pattern)
+        except (OSError, ValueError):
+            continue
+    return found

@@ -35,6 +35,7 @@ from providers.core.types import (
 from providers.repo_conventions.discover import (
     candidate_keys,
     discover,
+    unreachable,
 )
 from providers.repo_conventions.load import MARKDOWN_SUFFIXES, Loaded, dependency_keys, load
 from providers.repo_conventions.settings import (
@@ -99,6 +100,10 @@ class RepoConventionsProvider:
             return cached.contribution
         found = discover(root, self._settings.patterns)
         loaded, notes, dependencies = self._load_all(root, found)
+        notes.extend(
+            f"[{path} not checked: permission denied]"
+            for path in unreachable(root, self._settings.patterns)
+        )
         contribution = _render(loaded, notes, turn.token_budget, counter)
         deps = tuple(dependencies)
         self._cache = _Cached(

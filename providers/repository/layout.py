@@ -102,7 +102,7 @@ def is_nested_repository(directory: str) -> bool:
 def git_dir(root: Path) -> Path | None:
     """The repository directory of work tree ``root``: ``.git``, or where a ``.git`` file points."""
     dot_git = root / DOT_GIT
-    if dot_git.is_dir():
+    if os.path.isdir(dot_git):
         return dot_git
     target = _pointer(dot_git)
     if target is None:

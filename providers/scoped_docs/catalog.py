@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
@@ -89,11 +90,24 @@ class Catalog:
             note = f"{directory}/: not read (resolves outside the repository)"
             self._set_problem(dir_problem, Problem(dir_problem, note))
             return ()
+        try:
+            is_dir = stat.S_ISDIR(os.stat(top).st_mode)
+        except PermissionError:
+            note = f"{directory}/: not read (permission denied)"
+            self._set_problem(dir_problem, Problem(dir_problem, note))
+            return ()
+        except OSError:
+            is_dir = False
         self._set_problem(dir_problem, None)
-        if not os.path.isdir(top):
+        if not is_dir:
             return ()
         found: list[str] = []
-        for current, subdirs, filenames in os.walk(top, followlinks=False):
+        unreadable: list[str] = []
+
+        def skipped(error: OSError) -> None:
+            unreadable.append(error.filename or str(error))
+
+        for current, subdirs, filenames in os.walk(top, onerror=skipped, followlinks=False):
             subdirs.sort()
             base = PurePosixPath(Path(current).relative_to(self.root).as_posix())
             found.extend(str(base / name) for name in sorted(filenames) if dialect.accepts(name))
@@ -103,6 +117,12 @@ class Catalog:
                 )
                 found = found[:MAX_RULE_FILES]
                 break
+        if unreadable:
+            where = ", ".join(
+                Path(p).relative_to(self.root).as_posix() + "/" for p in sorted(unreadable)[:3]
+            )
+            note = f"{directory}/: some directories not read ({where}: permission denied)"
+            self._set_problem(dir_problem, Problem(dir_problem, note))
         return tuple(found)
 
     # -- nested convention files ------------------------------------------
