@@ -14,10 +14,13 @@ from typing import Any
 from providers.core.errors import invalid_request
 from providers.core.types import AttrType, ConfigAttribute
 
+MAX_TOKEN_BUDGET = 10_000_000
+
 TOKEN_BUDGET = ConfigAttribute(
     "token_budget",
     AttrType.NUMBER,
     "Token cap for this provider's sections (the kernel's reserved attribute).",
+    bounds=(0, MAX_TOKEN_BUDGET),
 )
 PROVIDER_NAME = ConfigAttribute(
     "provider_name",
@@ -28,15 +31,23 @@ PROVIDER_NAME = ConfigAttribute(
 COMMON_ATTRIBUTES: tuple[ConfigAttribute, ...] = (TOKEN_BUDGET, PROVIDER_NAME)
 
 
+_NAMED = 5
+"""Unknown attribute names quoted in the error; the rest are counted."""
+
+
 def resolve_config(schema: Sequence[ConfigAttribute], raw: Mapping[str, Any]) -> dict[str, Any]:
     """Check ``raw`` against ``schema``; fill defaults; reject unknown names."""
     by_name = {attr.name: attr for attr in schema}
     unknown = sorted(set(raw) - set(by_name))
     if unknown:
-        raise invalid_request(
-            f"unknown config attribute(s): {', '.join(unknown)} "
-            f"(known: {', '.join(sorted(by_name))})"
+        shown = ", ".join(repr(name[:60]) for name in unknown[:_NAMED])
+        more = f" and {len(unknown) - _NAMED} more" if len(unknown) > _NAMED else ""
+        what = (
+            "unknown config attribute"
+            if len(unknown) == 1
+            else (f"{len(unknown)} unknown config attributes")
         )
+        raise invalid_request(f"{what}: {shown}{more} (known: {', '.join(sorted(by_name))})")
     resolved: dict[str, Any] = {}
     for attr in schema:
         value = raw.get(attr.name)
@@ -60,7 +71,15 @@ def _coerce(attr: ConfigAttribute, value: Any) -> Any:
             raise invalid_request(f"config attribute {name!r} must be a bool")
         return value
     if attr.type is AttrType.NUMBER:
-        return _number(name, value)
+        number = _number(name, value)
+        if attr.bounds is not None:
+            low, high = attr.bounds
+            if not isinstance(number, int) or not low <= number <= high:
+                raise invalid_request(
+                    f"config attribute {name!r} must be a whole number from {low:,} to "
+                    f"{high:,} (got {value!r})"
+                )
+        return number
     if attr.type is AttrType.LIST_STRING:
         if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
             raise invalid_request(f"config attribute {name!r} must be a list of strings")
@@ -88,11 +107,11 @@ def _number(name: str, value: Any) -> int | float:
     return value
 
 
-def non_negative_int(config: Mapping[str, Any], name: str) -> int | None:
-    """A resolved NUMBER attribute that must be a whole number >= 0 (or unset)."""
+def whole_number(config: Mapping[str, Any], name: str) -> int | None:
+    """A resolved NUMBER attribute declared with ``bounds`` (checked by :func:`resolve_config`)."""
     value = config.get(name)
     if value is None:
         return None
-    if not isinstance(value, int) or value < 0:
-        raise invalid_request(f"config attribute {name!r} must be a whole number >= 0")
+    if not isinstance(value, int):  # pragma: no cover - resolve_config checked the bounds
+        raise invalid_request(f"config attribute {name!r} must be a whole number")
     return value

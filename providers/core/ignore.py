@@ -27,7 +27,7 @@ import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from providers.core.wildmatch import Rule, compile_rules
+from providers.core.wildmatch import PatternError, Rule, compile_rules
 
 log = logging.getLogger(__name__)
 
@@ -105,8 +105,22 @@ class Patterns:
 
 
 def compile_patterns(lines: Iterable[str]) -> Patterns | None:
-    """The patterns in ``lines``, or ``None`` when there are none (comments, blanks)."""
-    rules = compile_rules(lines)
+    """The patterns in ``lines``, or ``None`` when there are none (comments, blanks).
+
+    A line that cannot be compiled (``foo\\``: a backslash escaping nothing) is
+    left out with a warning, as git passes over a pattern it cannot use: one
+    bad line never costs the others, nor a turn.
+    """
+    listed = list(lines)
+    try:
+        rules = compile_rules(listed)
+    except PatternError:
+        rules = []
+        for line in listed:
+            try:
+                rules.extend(compile_rules([line]))
+            except PatternError as exc:
+                log.warning("ignore pattern %r left out: %s", line, exc)
     return Patterns(rules) if rules else None
 
 

@@ -91,6 +91,8 @@ class ConfigAttribute:
     required: bool = False
     sensitive: bool = False
     object_attributes: tuple[ConfigAttribute, ...] = ()
+    bounds: tuple[int, int] | None = None
+    """For a NUMBER that must be a whole number: the smallest and largest allowed."""
 
 
 @dataclass(frozen=True)

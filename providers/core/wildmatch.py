@@ -91,7 +91,7 @@ class Rule:
 def _spec(lines: Sequence[str]) -> GitIgnoreSpec:
     try:
         return GitIgnoreSpec.from_lines(lines)
-    except GitIgnorePatternError as exc:
+    except (GitIgnorePatternError, re.error, ValueError) as exc:  # re.error: ``[z-a]``
         raise PatternError(str(exc)) from exc
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from providers.core.config import COMMON_ATTRIBUTES, non_negative_int, resolve_config
+from providers.core.config import COMMON_ATTRIBUTES, resolve_config, whole_number
 from providers.core.types import AttrType, ConfigAttribute
 from providers.file_tree.listing import DEFAULT_IGNORE_FILE, ListingOptions
 
@@ -27,6 +27,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         AttrType.NUMBER,
         "Deepest level expanded breadth first (1: the root's entries only); directories "
         "on the way to files_touched are expanded regardless. Unset: no limit.",
+        bounds=(0, 10_000),
     ),
     ConfigAttribute(
         "show_files",
@@ -64,10 +65,9 @@ class Settings:
 def settings_from(config: Mapping[str, Any]) -> Settings:
     """Check ``config`` against :data:`SCHEMA` (``invalid_request`` on anything wrong)."""
     values = resolve_config(SCHEMA, config)
-    non_negative_int(values, "token_budget")
     return Settings(
         ListingOptions(tuple(values["exclude"]), values["ignore_file"]),
-        non_negative_int(values, "max_depth"),
+        whole_number(values, "max_depth"),
         values["show_files"],
         values["watch"],
     )

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from providers.core.config import COMMON_ATTRIBUTES, non_negative_int, resolve_config
+from providers.core.config import COMMON_ATTRIBUTES, resolve_config, whole_number
 from providers.core.errors import invalid_request
 from providers.core.types import AttrType, ConfigAttribute
 from providers.git_status.git import DEFAULT_TIMEOUT_MS, find_executable
@@ -24,6 +24,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         AttrType.NUMBER,
         "How many of the latest commits to list (short sha and subject); 0 for none.",
         default=DEFAULT_RECENT_COMMITS,
+        bounds=(0, 1000),
     ),
     ConfigAttribute(
         "untracked",
@@ -36,6 +37,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         AttrType.NUMBER,
         "At most this many changed paths are listed one per line; more are grouped by directory.",
         default=DEFAULT_MAX_ENTRIES,
+        bounds=(0, 100_000),
     ),
     ConfigAttribute(
         "git",
@@ -48,6 +50,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         AttrType.NUMBER,
         "Give up on a git command after this many milliseconds (the turn gets no section).",
         default=DEFAULT_TIMEOUT_MS,
+        bounds=(1, 600_000),
     ),
     ConfigAttribute(
         "watch",
@@ -72,21 +75,17 @@ class Settings:
 def settings_from(raw: Mapping[str, Any]) -> Settings:
     """Resolve and check ``raw`` (the decoded ``provider`` block); the git path is resolved."""
     config = resolve_config(SCHEMA, raw)
-    non_negative_int(config, "token_budget")
     untracked = config["untracked"]
     if untracked not in UNTRACKED_MODES:
         raise invalid_request(
             f"config attribute 'untracked' must be one of {', '.join(UNTRACKED_MODES)} "
             f"(got {untracked!r})"
         )
-    timeout_ms = non_negative_int(config, "timeout_ms")
-    if not timeout_ms:
-        raise invalid_request("config attribute 'timeout_ms' must be a whole number > 0")
     return Settings(
         git=find_executable(config["git"]),
-        recent_commits=non_negative_int(config, "recent_commits") or 0,
+        recent_commits=whole_number(config, "recent_commits") or 0,
         untracked=untracked,
-        max_entries=non_negative_int(config, "max_entries") or 0,
-        timeout_ms=timeout_ms,
+        max_entries=whole_number(config, "max_entries") or 0,
+        timeout_ms=whole_number(config, "timeout_ms") or DEFAULT_TIMEOUT_MS,
         watch=config["watch"],
     )

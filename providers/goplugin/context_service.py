@@ -12,9 +12,11 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from typing import NoReturn, TypeVar
+from dataclasses import dataclass
+from typing import Any, NoReturn, TypeVar
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2, context_pb2_grpc
@@ -66,14 +68,16 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
         self, request: context_pb2.DescribeRequest, context: grpc.ServicerContext
     ) -> context_pb2.DescribeResponse:
         return self._guard(
-            context, lambda: convert.describe_to_proto(self._handle.get().identity())
+            context, request, lambda: convert.describe_to_proto(self._handle.get().identity())
         )
 
     def GetCapabilities(
         self, request: context_pb2.GetCapabilitiesRequest, context: grpc.ServicerContext
     ) -> context_pb2.GetCapabilitiesResponse:
         return self._guard(
-            context, lambda: convert.capabilities_to_proto(self._handle.get().capabilities())
+            context,
+            request,
+            lambda: convert.capabilities_to_proto(self._handle.get().capabilities()),
         )
 
     def Configure(
@@ -86,7 +90,7 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
                 self._configured_name = configured_name(config)
             return context_pb2.ConfigureResponse()
 
-        return self._guard(context, configure)
+        return self._guard(context, request, configure)
 
     def Contribute(
         self, request: context_pb2.ContextRequest, context: grpc.ServicerContext
@@ -108,14 +112,19 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
             response.sections.extend(ours)
             return response
 
-        return self._guard(context, answer)
+        return self._guard(context, request, answer)
 
     def Render(
         self, request: context_pb2.RenderRequest, context: grpc.ServicerContext
     ) -> context_pb2.RenderResponse:
         context.abort(grpc.StatusCode.UNIMPLEMENTED, "Render is optional; not implemented")
 
-    def _guard(self, context: grpc.ServicerContext, call: Callable[[], T]) -> T:
+    def _guard(self, context: grpc.ServicerContext, request: object, call: Callable[[], T]) -> T:
+        """Run ``call``, its failures classified; a request that did not decode is refused."""
+        if isinstance(request, Undecodable):
+            error = ProviderError(ErrorCategory.INVALID_REQUEST, request.message)
+            log.warning("%s", error)
+            _abort(context, error)
         try:
             return call()
         except ProviderError as error:
@@ -131,5 +140,50 @@ def _abort(context: grpc.ServicerContext, error: ProviderError) -> NoReturn:
     raise AssertionError("abort_with_status returned")  # pragma: no cover
 
 
+SERVICE = "pluggableharness.context.v1.ContextService"
+MAX_NESTING = 32
+"""Objects a config value may nest before protobuf refuses to decode it (upb's limit)."""
+
+
+@dataclass(frozen=True)
+class Undecodable:
+    """A request whose bytes did not decode (nested too deep, malformed): it reaches the
+    handler as this, so the answer is ``invalid_request``, not gRPC's bare INTERNAL."""
+
+    message: str
+
+
+def _lenient(message_type: Any) -> Callable[[bytes], Any]:
+    def decode(data: bytes) -> Any:
+        try:
+            return message_type.FromString(data)
+        except DecodeError as exc:
+            return Undecodable(
+                f"the {message_type.DESCRIPTOR.name} could not be decoded ({exc}); a config "
+                f"value nested deeper than {MAX_NESTING} objects is beyond protobuf's limit"
+            )
+
+    return decode
+
+
+_METHODS: dict[str, tuple[Any, Any]] = {
+    "GetCapabilities": (context_pb2.GetCapabilitiesRequest, context_pb2.GetCapabilitiesResponse),
+    "Configure": (context_pb2.ConfigureRequest, context_pb2.ConfigureResponse),
+    "Contribute": (context_pb2.ContextRequest, context_pb2.ContextContribution),
+    "Render": (context_pb2.RenderRequest, context_pb2.RenderResponse),
+    "Describe": (context_pb2.DescribeRequest, context_pb2.DescribeResponse),
+}
+
+
 def register_context_service(server: grpc.Server, service: ContextService) -> None:
-    context_pb2_grpc.add_ContextServiceServicer_to_server(service, server)
+    """The generated registration, with requests decoded leniently (see :class:`Undecodable`)."""
+    handlers = {
+        name: grpc.unary_unary_rpc_method_handler(
+            getattr(service, name),
+            request_deserializer=_lenient(request),
+            response_serializer=response.SerializeToString,
+        )
+        for name, (request, response) in _METHODS.items()
+    }
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
+    server.add_registered_method_handlers(SERVICE, handlers)  # type: ignore[attr-defined]  # grpc-stubs predates it

@@ -27,17 +27,29 @@ _WIRE_CATEGORY = {
 }
 
 
+MAX_MESSAGE_CHARS = 2000
+"""The message travels twice in gRPC metadata (status and detail), which holds 16 KiB."""
+
+
+def _capped(text: str) -> str:
+    if len(text) <= MAX_MESSAGE_CHARS:
+        return text
+    return text[: MAX_MESSAGE_CHARS - 30] + f" ... ({len(text):,} characters in all)"
+
+
 def to_grpc_status(error: ProviderError) -> grpc.Status:
     """A status with the category's code and one ContextError in its details."""
     detail = any_pb2.Any()
     detail.Pack(
         context_pb2.ContextError(
             category=_WIRE_CATEGORY[error.category],
-            message=error.message,
+            message=_capped(error.message),
             retryable=error.retryable,
         )
     )
-    status = status_pb2.Status(code=GRPC_CODE[error.category], message=str(error), details=[detail])
+    status = status_pb2.Status(
+        code=GRPC_CODE[error.category], message=_capped(str(error)), details=[detail]
+    )
     return rpc_status.to_status(status)
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from providers.core.config import COMMON_ATTRIBUTES, non_negative_int, resolve_config
+from providers.core.config import COMMON_ATTRIBUTES, resolve_config, whole_number
 from providers.core.errors import invalid_request
 from providers.core.sources import DEFAULT_MAX_BYTES
 from providers.core.types import AttrType, ConfigAttribute
@@ -18,6 +18,9 @@ NAME = "repo-conventions"
 DEFAULT_TOKEN_BUDGET = 4000
 DEFAULT_MAX_IMPORT_DEPTH = 5
 DEFAULT_MAX_FILE_BYTES = DEFAULT_MAX_BYTES
+MAX_IMPORT_DEPTH = 64
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""The most ``max_file_bytes`` may allow: never load an unbounded file."""
 
 SCHEMA: tuple[ConfigAttribute, ...] = (
     *COMMON_ATTRIBUTES,
@@ -33,6 +36,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         AttrType.NUMBER,
         "How many @import hops to follow.",
         default=DEFAULT_MAX_IMPORT_DEPTH,
+        bounds=(0, MAX_IMPORT_DEPTH),
     ),
     ConfigAttribute(
         "import_allow",
@@ -46,6 +50,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         AttrType.NUMBER,
         "Files larger than this are not read (reported instead).",
         default=DEFAULT_MAX_FILE_BYTES,
+        bounds=(0, MAX_FILE_BYTES),
     ),
 )
 
@@ -78,9 +83,8 @@ def settings_from(config: Mapping[str, Any]) -> Settings:
     repository root.
     """
     values = resolve_config(SCHEMA, config)
-    non_negative_int(values, "token_budget")
-    depth = non_negative_int(values, "max_import_depth")
-    max_bytes = non_negative_int(values, "max_file_bytes")
+    depth = whole_number(values, "max_import_depth")
+    max_bytes = whole_number(values, "max_file_bytes")
     patterns = tuple(values["paths"])
     explicit = config.get("paths") is not None
     if explicit:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from providers.core.wildmatch import RuleSet
+from providers.core.wildmatch import PatternError, RuleSet
 
 MAX_EXPANSIONS = 256
 """Brace alternatives one pattern may expand to; beyond that it is kept literal."""
@@ -212,6 +212,14 @@ class Inclusion:
     regex: re.Pattern[str] | None
 
 
+def _unusable(written: str) -> bool:
+    try:
+        RuleSet([written])
+    except PatternError:
+        return True
+    return False
+
+
 class GlobSet:
     """A rule's patterns compiled once; ``match`` says which pattern decided."""
 
@@ -235,7 +243,11 @@ class GlobSet:
             raise GlobError(f"could not compile patterns {self.written!r}")
         self._lines = tuple(lines)
         self._origin = tuple(origin)
-        self._rules = RuleSet(lines)
+        try:
+            self._rules = RuleSet(lines)
+        except PatternError as exc:
+            bad = [w for w in self.written if _unusable(w)] or list(self.written)
+            raise GlobError(f"pattern {bad[0]!r} cannot be used ({exc})") from None
 
     def __bool__(self) -> bool:
         return bool(self._lines)

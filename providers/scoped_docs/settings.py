@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from providers.core.config import COMMON_ATTRIBUTES, non_negative_int, resolve_config
+from providers.core.config import COMMON_ATTRIBUTES, resolve_config, whole_number
 from providers.core.errors import invalid_request
 from providers.core.types import AttrType, ConfigAttribute
 from providers.scoped_docs.dialects import BUILTIN_RULE_DIRS, DIALECTS, Dialect
@@ -42,7 +42,10 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         default="ours",
     ),
     ConfigAttribute(
-        "max_docs", AttrType.NUMBER, "Most docs shown in full; the rest are only named."
+        "max_docs",
+        AttrType.NUMBER,
+        "Most docs shown in full; the rest are only named.",
+        bounds=(0, 10_000),
     ),
     ConfigAttribute(
         "watch",
@@ -69,8 +72,7 @@ class Settings:
 def settings_from(config: Mapping[str, Any]) -> Settings:
     """Check the decoded provider block; raise ``invalid_request`` naming what is wrong."""
     values = resolve_config(SCHEMA, config)
-    non_negative_int(values, "token_budget")
-    max_docs = non_negative_int(values, "max_docs")
+    max_docs = whole_number(values, "max_docs")
     names = tuple(values["nested_names"])
     for name in names:
         if not name or "/" in name or "\\" in name or name in (".", ".."):
