@@ -111,22 +111,48 @@ def sanitized_environment(environ: Mapping[str, str] | None = None) -> dict[str,
     return env
 
 
-_FIRST_POLL_S = 0.05
-_MAX_POLL_S = 0.4
+_WATCH_POLL_S = 0.05
+"""How often the watchdog looks at running git processes (deadline, FIFO)."""
 _FIFO_WAIT = b"wait_for_partner"
 """What ``/proc/<pid>/wchan`` says while ``open`` waits for a FIFO's other end."""
 
 _LIVE: set[Running] = set()
-"""Every git run not yet waited for or killed: :func:`kill_all` stops them on shutdown."""
-_LIVE_LOCK = threading.Lock()
+"""Every git run not yet waited for or killed: the watchdog's charge, and what
+:func:`kill_all` stops on shutdown."""
+_LIVE_LOCK = threading.Condition()
+_watchdog: threading.Thread | None = None
 
 
 def _track(run: Running, alive: bool) -> None:
+    global _watchdog
     with _LIVE_LOCK:
         if alive:
             _LIVE.add(run)
+            if _watchdog is None:
+                _watchdog = threading.Thread(target=_watch, name="git-watchdog", daemon=True)
+                _watchdog.start()
+            _LIVE_LOCK.notify()
         else:
             _LIVE.discard(run)
+
+
+def _watch() -> None:
+    """Stop git runs past their deadline, or stuck opening a FIFO, while their callers
+    wait in ``communicate`` (which then returns at once: git's pipes close).
+
+    A thread of its own rather than ``communicate(timeout=...)`` in a loop: each
+    expired timeout makes ``communicate`` join everything read so far, megabytes
+    of short-lived copies per poll at 300k files, which fragment the heap.
+    """
+    while True:
+        with _LIVE_LOCK:
+            while not _LIVE:
+                _LIVE_LOCK.wait()
+            running = list(_LIVE)
+        now = time.monotonic()
+        for run in running:
+            run.check(now)
+        time.sleep(_WATCH_POLL_S)
 
 
 def waits_for_fifo(pid: int) -> bool:
@@ -246,38 +272,28 @@ class Running:
         self._stdin = stdin
         self._ok_codes = ok_codes
         self._timeout = timeout
+        self._started = time.monotonic()
+        self._stopped: type[GitError] | None = None
+        """Why the watchdog stopped git, when it did: GitTimeout or GitBlocked."""
 
     def wait(self) -> tuple[int, bytes, bytes]:
         """``(returncode, stdout, stderr)``; GitError on failure, timeout or a FIFO that git
-        waits on (git is killed, with its process group).
+        waits on (git is killed, with its process group, by the watchdog).
 
         git opens the files it reads (``.gitignore``, ``info/exclude``, ...) with
         a blocking ``open``: a FIFO in their place would hold it until the
-        timeout. While git runs, every poll looks whether it waits for a FIFO's
-        other end (Linux: ``/proc/<pid>/wchan``) and stops it at once if so.
+        timeout. While git runs, the watchdog looks whether it waits for a
+        FIFO's other end (Linux: ``/proc/<pid>/wchan``) and stops it at once if so.
         """
-        deadline = time.monotonic() + self._timeout
-        stdin, step = self._stdin, _FIRST_POLL_S
-        while True:
-            try:
-                out, err = self._process.communicate(
-                    stdin, timeout=max(0.0, min(step, deadline - time.monotonic()))
-                )
-                break
-            except subprocess.TimeoutExpired as exc:
-                stdin, step = None, min(step * 2, _MAX_POLL_S)  # input is sent once
-                if time.monotonic() >= deadline:
-                    self.kill()
-                    raise GitTimeout(
-                        f"{self._what} timed out after {self._timeout:g} s", self._timeout
-                    ) from exc
-                if waits_for_fifo(self._process.pid):
-                    self.kill()
-                    raise GitBlocked(
-                        f"{self._what} waited to open a named pipe (a FIFO where a file such as "
-                        ".gitignore was expected); stopped"
-                    ) from exc
+        out, err = self._process.communicate(self._stdin)
         _track(self, False)
+        if self._stopped is GitTimeout:
+            raise GitTimeout(f"{self._what} timed out after {self._timeout:g} s", self._timeout)
+        if self._stopped is GitBlocked:
+            raise GitBlocked(
+                f"{self._what} waited to open a named pipe (a FIFO where a file such as "
+                ".gitignore was expected); stopped"
+            )
         code = self._process.returncode
         if self._ok_codes is not None and code not in self._ok_codes:
             message = os.fsdecode(err).strip().splitlines()
@@ -285,6 +301,21 @@ class Running:
                 f"{self._what} failed ({code}): " + (message[-1] if message else "?"), code, err
             )
         return code, out, err
+
+    def check(self, now: float) -> None:
+        """The watchdog's look: stop git past its deadline or waiting on a FIFO."""
+        if self._stopped is not None or self._process.returncode is not None:
+            return
+        if now - self._started >= self._timeout:
+            self._stop(GitTimeout)
+        elif now - self._started >= _WATCH_POLL_S and waits_for_fifo(self._process.pid):
+            self._stop(GitBlocked)
+
+    def _stop(self, why: type[GitError]) -> None:
+        """Kill the process group only: the waiting thread still reads git's pipes."""
+        self._stopped = why
+        with contextlib.suppress(OSError):
+            os.killpg(self._process.pid, signal.SIGKILL)
 
     def kill(self) -> None:
         """Stop git and its process group (if still running) and close its pipes."""
