@@ -170,15 +170,16 @@ class TokenCountCache:
             self._unimplemented = True
             self._say_once(
                 "unimplemented",
-                "the kernel has no CountTokens: counting with ceil(utf8_bytes / 4) from now on",
+                "the kernel has no CountTokens: counting with the fallback "
+                "ceil(utf8_bytes / 4) from now on",
             )
             return count, True
         self.epoch += 1
         name = code.name if code is not None else type(exc).__name__
         self._say_once(
             f"failed {name}",
-            f"CountTokens failed ({name}); this count uses ceil(utf8_bytes / 4) and is "
-            "asked again next time",
+            f"CountTokens failed ({name}); this count uses the fallback "
+            "ceil(utf8_bytes / 4) and is asked again next time",
         )
         return count, False
 
