@@ -13,6 +13,12 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 import pytest
+from hypothesis import settings
+
+# The same examples on every run: a property test that fails fails every time, in CI
+# as here (found examples are pinned with @example where they matter).
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.load_profile("repeatable")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_REPO = REPO_ROOT / "sample_repo"

@@ -66,11 +66,31 @@ def strip_artifacts(text: str) -> str:
     or a list and a code block apart), the comment blocks are all kept and
     only front matter and inline comments go.
     """
-    normalised = normalise_newlines(text)
+    stripped = _one_pass(normalise_newlines(text), front_matter=True)
+    # Removing a comment can change how what is left parses (an emptied list item
+    # no longer interrupts a paragraph), and so show further comments to remove:
+    # passes until nothing changes make the result final (stripping it again
+    # changes nothing). Front matter only ever opens the original text.
+    for _ in range(_MAX_PASSES):
+        if "<!--" not in stripped:
+            break
+        again = _one_pass(stripped, front_matter=False)
+        if again == stripped:
+            break
+        stripped = again
+    return stripped
+
+
+_MAX_PASSES = 4
+
+
+def _one_pass(normalised: str, *, front_matter: bool) -> str:
     tokens = parse(normalised)
-    stripped, blocks_edited = _strip(normalised, tokens, keep_blocks=False)
+    stripped, blocks_edited = _strip(
+        normalised, tokens, keep_blocks=False, front_matter=front_matter
+    )
     if blocks_edited and _code(tokens) != _code(parse(stripped)):
-        stripped, _ = _strip(normalised, tokens, keep_blocks=True)
+        stripped, _ = _strip(normalised, tokens, keep_blocks=True, front_matter=front_matter)
     return stripped
 
 
@@ -79,7 +99,9 @@ def _code(tokens: Sequence[Token]) -> list[str]:
     return [t.content.rstrip(" \t\n") for t in tokens if t.type in ("fence", "code_block")]
 
 
-def _strip(normalised: str, tokens: Sequence[Token], *, keep_blocks: bool) -> tuple[str, bool]:
+def _strip(
+    normalised: str, tokens: Sequence[Token], *, keep_blocks: bool, front_matter: bool = True
+) -> tuple[str, bool]:
     """The stripped text, and whether any HTML block was edited."""
     lines = source_lines(normalised)
     view = [parser_view(line) for line in lines]
@@ -88,7 +110,7 @@ def _strip(normalised: str, tokens: Sequence[Token], *, keep_blocks: bool) -> tu
     bare_markers: set[int] = set()
     protected: set[int] = set()
     blocks_edited = False
-    for i in range(front_matter_end(tokens, view)):
+    for i in range(front_matter_end(tokens, view) if front_matter else 0):
         out[i] = None
     for index, token in enumerate(tokens):
         if token.map is None:
