@@ -58,8 +58,8 @@ def normalise_touched(root: Path, working_directory: Path, entries: Iterable[str
     inside: dict[str, None] = {}  # ordered set: first occurrence wins
     outside: list[str] = []
     for entry in entries:
-        if not entry or "\x00" in entry:
-            outside.append(entry)
+        if not entry or "\x00" in entry or _impossible(entry):
+            outside.append(entry if len(entry) <= 80 else entry[:60] + "...")
             continue
         raw = Path(entry)
         absolute = raw if raw.is_absolute() else working_directory / raw
@@ -74,6 +74,17 @@ def normalise_touched(root: Path, working_directory: Path, entries: Iterable[str
     if outside:
         log.warning("ignoring files_touched outside the repository: %s", ", ".join(outside))
     return TouchedPaths(tuple(inside), tuple(outside))
+
+
+PATH_MAX = 4096
+NAME_MAX = 255
+"""Linux's limits: a longer path or name can neither exist nor be created."""
+
+
+def _impossible(entry: str) -> bool:
+    if len(entry) > PATH_MAX:
+        return True
+    return any(len(os.fsencode(part)) > NAME_MAX for part in entry.split("/"))
 
 
 def _resolve_existing_prefix(path: Path) -> Path:
