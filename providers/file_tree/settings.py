@@ -28,6 +28,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "Deepest level expanded breadth first (1: the root's entries only); directories "
         "on the way to files_touched are expanded regardless. Unset: no limit.",
         bounds=(0, 10_000),
+        zero_is_default=True,
     ),
     ConfigAttribute(
         "show_files",
