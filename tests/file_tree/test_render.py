@@ -14,11 +14,12 @@ from hypothesis import strategies as st
 from providers.core.budget import FallbackCounter
 from providers.core.types import Section, Stability
 from providers.file_tree.layout import Layout, counts, display
-from providers.file_tree.plan import CHUNK, plan
+from providers.file_tree.plan import plan
 from providers.file_tree.render import View, render_section
 from providers.file_tree.tree import Tree
 
 ROOT = "/work/repo"
+CHUNK = 16
 TOTALS = re.compile(r"^\(shown: ([\d,]+) of ([\d,]+) files, ([\d,]+) of ([\d,]+) dirs")
 
 
