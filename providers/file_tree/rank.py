@@ -32,8 +32,7 @@ from providers.file_tree.history import History
 from providers.file_tree.tree import Dir, Tree
 
 ROOT_FIRST = 40
-"""Root directories and source files listed before anything else (dotfiles and the
-rest of a crowded root wait for the breadth-first part)."""
+"""Root entries listed before anything else; a root with more waits for the rest."""
 
 NEIGHBOURS = 4
 """Entries on either side of a touched file in its directory, in the first round."""
@@ -166,12 +165,9 @@ def targets(tree: Tree, focus: Focus, max_depth: int | None) -> Iterator[str]:
     """Paths to reveal, most wanted first (see the module docstring); repeats are fine."""
     weights = Weights(focus.history)
     root = tree.root
-    first = [
-        name
-        for name, child in weights.children(root)
-        if child is not None or kind_factor(name, False) >= 1.0
-    ]
-    yield from first[:ROOT_FIRST]  # directories and source files: dotfiles wait
+    # Every root entry (up to ROOT_FIRST, heaviest first), whatever it is: what turn 1
+    # shows at the top must stay when files are touched, or the cached prompt churns.
+    yield from (name for name, _ in weights.children(root)[:ROOT_FIRST])
     fresh = focus.this_turn
     yield from fresh
     if focus.cwd:
@@ -205,6 +201,7 @@ def _neighbourhood(tree: Tree, path: str, history: History | None) -> Iterator[s
     yield from partners[:6]
     yield from tests
     yield from siblings[: 2 * NEIGHBOURS]
+    yield from _twins(tree, path)
     yield from partners[6:]
     yield from siblings[2 * NEIGHBOURS :]
 
@@ -239,6 +236,29 @@ def _test_partners(tree: Tree, path: str) -> list[str]:
     for candidate in sorted(names):
         found.extend(tree.named(candidate)[:3])
     return found
+
+
+TWINS = 6
+"""Files of the same name elsewhere (a test's counterpart in a parallel suite, the same
+module in another package), nearest first."""
+
+
+def _twins(tree: Tree, path: str) -> list[str]:
+    name = path.rpartition("/")[2]
+    if name in _ENTRY_NAMES:
+        return []  # every package has one: no signal
+    found = [p for p in tree.named(name) if p != path]
+    parts = path.split("/")
+
+    def distance(other: str) -> tuple[int, str]:
+        shared = 0
+        for a, b in zip(parts, other.split("/"), strict=False):
+            if a != b:
+                break
+            shared += 1
+        return (-shared, other)
+
+    return sorted(found, key=distance)[:TWINS]
 
 
 def _breadth_first(root: Dir, weights: Weights, max_depth: int | None) -> Iterator[str]:
