@@ -114,12 +114,10 @@ def test_one_labelled_dynamic_section_within_budget(make_provider: Make, repo: P
     assert not section.truncated
     assert section.text == (
         "repo/\n"  # the repository's name, never a machine path (issue 12)
-        "  docs/\n"
-        "    guide.md\n"
-        "  src/\n"
-        "    app/\n"
-        "      main.py\n"
-        "      util.py\n"
+        "  docs/guide.md\n"  # single-child chains fold (issue 12)
+        "  src/app/\n"
+        "    main.py\n"
+        "    util.py\n"
         "  .gitignore\n"
         "  README.md\n"
         "(shown: 5 of 5 files, 3 of 3 dirs)\n"
@@ -181,7 +179,7 @@ def test_touched_paths_relative_to_a_subdirectory(make_provider: Make, repo: Pat
     provider = make_provider(watcher_factory=WatcherBox())
     text = collect(provider, repo / "src" / "app", 60, ["extra39.py"])
     assert text.startswith("repo/\n")
-    assert "      extra39.py\n" in text
+    assert "  src/app/\n" in text and "    extra39.py\n" in text
 
 
 def test_repository_without_commits(make_provider: Make, tmp_path: Path) -> None:
@@ -189,7 +187,7 @@ def test_repository_without_commits(make_provider: Make, tmp_path: Path) -> None
     write(root, "a/b.txt")
     init_repo(root, commit=False)
     text = collect(make_provider(watcher_factory=WatcherBox()), root)
-    assert "    b.txt\n" in text
+    assert "  a/b.txt\n" in text
     assert ".git" not in text.replace(str(root), "")
 
 
@@ -237,7 +235,7 @@ def test_created_and_deleted_files_update_incrementally(make_provider: Make, rep
     ignored = write(repo, "src/app/debug.log")
     box.last.report(new, ignored)
     text = collect(provider, repo)
-    assert "      new.py\n" in text
+    assert "    new.py\n" in text
     assert "debug.log" not in text
     # Only, once, where git's global excludes file is: the rules are ours, not git check-ignore.
     assert [c.split()[0] for c in runner.calls] == ["config"]
@@ -313,7 +311,7 @@ def test_created_directory_is_listed_with_its_contents(make_provider: Make, repo
     write(repo, "lib/y.log")
     box.last.report(repo / "lib")
     text = collect(provider, repo)
-    assert "  lib/\n    deep/\n      x.py\n" in text
+    assert "  lib/deep/x.py\n" in text
     assert "out.bin" not in text and "y.log" not in text
     assert listings(runner) == 0
 
