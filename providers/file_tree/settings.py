@@ -8,7 +8,7 @@ from typing import Any
 
 from providers.core.config import COMMON_ATTRIBUTES, resolve_config, whole_number
 from providers.core.types import AttrType, ConfigAttribute
-from providers.file_tree.listing import DEFAULT_IGNORE_FILE, ListingOptions
+from providers.file_tree.listing import AI_IGNORE_FILES, DEFAULT_IGNORE_FILE, ListingOptions
 
 NAME = "file-tree"
 DEFAULT_TOKEN_BUDGET = 1000
@@ -44,6 +44,13 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         default=DEFAULT_IGNORE_FILE,
     ),
     ConfigAttribute(
+        "ai_ignore_files",
+        AttrType.LIST_STRING,
+        "Other agents' ignore files at the repository root honoured too (gitignore syntax); "
+        "list the ones to honour, [] for none.",
+        default=AI_IGNORE_FILES,
+    ),
+    ConfigAttribute(
         "watch",
         AttrType.BOOL,
         "Keep the listing current with a file watcher; false compares directory times each "
@@ -67,7 +74,9 @@ def settings_from(config: Mapping[str, Any]) -> Settings:
     """Check ``config`` against :data:`SCHEMA` (``invalid_request`` on anything wrong)."""
     values = resolve_config(SCHEMA, config)
     return Settings(
-        ListingOptions(tuple(values["exclude"]), values["ignore_file"]),
+        ListingOptions(
+            tuple(values["exclude"]), values["ignore_file"], tuple(values["ai_ignore_files"])
+        ),
         whole_number(values, "max_depth"),
         values["show_files"],
         values["watch"],

@@ -21,6 +21,7 @@ from providers.core.errors import ErrorCategory, ProviderError
 from providers.core.provider import contribute
 from providers.core.types import AttrType, Stability
 from providers.core.watch import MAX_RESTARTS
+from providers.file_tree.listing import AI_IGNORE_FILES
 from providers.file_tree.provider import FileTreeProvider
 from providers.host.launcher import PluginProcess
 from tests.conftest import script
@@ -85,6 +86,7 @@ def test_identity_and_capabilities(make_provider: Make) -> None:
         "max_depth": AttrType.NUMBER,
         "show_files": AttrType.BOOL,
         "ignore_file": AttrType.STRING,
+        "ai_ignore_files": AttrType.LIST_STRING,
         "watch": AttrType.BOOL,
     }
 
@@ -597,3 +599,22 @@ def test_no_git_process_outlives_the_plugin(tmp_path: Path, repo: Path) -> None:
     else:
         os.kill(pid, 9)
         pytest.fail("git ls-files --deleted outlived the plugin")
+
+
+@pytest.mark.parametrize("name", AI_IGNORE_FILES)
+def test_other_agents_ignore_files_are_honoured(make_provider: Make, repo: Path, name: str) -> None:
+    """Issue 12: the AI-ignore files users already write hide entries from the map too,
+    each on its own (one file's negation does not re-include another's), and each can be
+    turned off."""
+    write(repo, "secrets/key.pem")
+    write(repo, "src/app/generated.py")
+    write(repo, name, "secrets/\n*.pem\n")
+    write(repo, ".contextignore", "src/app/generated.py\n")
+    text = collect(make_provider(watcher_factory=None), repo)
+    assert "secrets" not in text and "generated.py" not in text
+    others = [n for n in AI_IGNORE_FILES if n != name]
+    text = collect(make_provider({"ai_ignore_files": others}, watcher_factory=None), repo)
+    assert "secrets/key.pem" in text and "generated.py" not in text
+    write(repo, ".cursorignore" if name != ".cursorignore" else ".aiderignore", "!secrets/\n")
+    text = collect(make_provider(watcher_factory=None), repo)
+    assert "secrets" not in text
