@@ -154,8 +154,9 @@ def send_log(kernel: RawLogKernel) -> Iterator[Callable[[str], bytes]]:
     try:
         yield send
     finally:
+        # The connection is left open: closing it can race the channel-ready poll thread
+        # that ``offer`` starts (grpc then raises "Channel closed!" in that thread).
         logger.removeHandler(handler)
-        connection.close()
 
 
 def _check_entry(entry: Any, message: str) -> None:
