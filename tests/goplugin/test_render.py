@@ -10,6 +10,8 @@ not ours are ``invalid_request`` (INVALID_ARGUMENT with a ContextError).
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,7 +34,7 @@ from providers.core.rendering import (
 from providers.goplugin.convert import config_to_proto, node_from_proto, node_to_proto, text_block
 from providers.host.launcher import PluginProcess
 from providers.host.rendering import render_request, render_tree
-from tests.conftest import script
+from tests.conftest import GIT_ENV, isolate_git, script
 from tests.goplugin.test_plugin_process import error_of, request
 
 
@@ -101,6 +103,91 @@ def test_scoped_docs_renders_docs_and_index_as_collapsed_markdown_sections(
         assert "scoped docs index" in labels
         for section in sections:
             assert_markdown_section(render_tree(plugin, section), section)
+    finally:
+        plugin.close()
+
+
+def texts(node: Node) -> list[Text]:
+    """Every text in the tree, in order."""
+    match node:
+        case Text():
+            return [node]
+        case ListNode(items):
+            return [t for item in items for t in texts(item)]
+        case Group(children) | Collapsible(_, children):
+            return [t for child in children for t in texts(child)]
+    return []
+
+
+def git(repo: Path, *args: str, check: bool = True) -> None:
+    subprocess.run(
+        ["git", "-C", str(repo), *args],
+        check=check,
+        capture_output=True,
+        env={**os.environ, **GIT_ENV},
+    )
+
+
+@pytest.fixture
+def conflicted(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """main one commit ahead of origin/main, a merge stopped on a conflict, and a FIFO
+    .gitignore that makes git status leave untracked files out with a ``Note:``."""
+    isolate_git(tmp_path_factory, monkeypatch)
+    origin, repo = tmp_path / "origin.git", tmp_path / "repo"
+    git(tmp_path, "init", "-q", "--bare", str(origin))
+    git(tmp_path, "clone", "-q", str(origin), str(repo))
+    (repo / "app.py").write_text("one\n")
+    git(repo, "add", "app.py")
+    git(repo, "commit", "-qm", "first")
+    git(repo, "push", "-q", "origin", "HEAD:main")
+    git(repo, "branch", "--set-upstream-to=origin/main")
+    git(repo, "checkout", "-qb", "other")
+    (repo / "app.py").write_text("theirs\n")
+    git(repo, "commit", "-qam", "theirs")
+    git(repo, "checkout", "-q", "main")
+    (repo / "app.py").write_text("ours\n")
+    git(repo, "commit", "-qam", "ours")
+    git(repo, "merge", "-q", "other", check=False)
+    (repo / "sub").mkdir()
+    os.mkfifo(repo / "sub" / ".gitignore")
+    return repo
+
+
+def test_git_status_renders_styled_lines(conflicted: Path) -> None:
+    """Branch line bold; ahead/behind, the merge, the conflicts and ``Note:`` lines are
+    warnings; commits dim."""
+    plugin = launch("git-status", "git")
+    try:
+        (section,) = ours(plugin, conflicted)
+        text = text_of(section)
+        assert "Note: " in text and "Conflicted:" in text, text
+        tree = render_tree(plugin, section)
+        assert isinstance(tree, Group)
+        shown = texts(tree)
+        assert shown[0] == Text("On branch main", TextStyle.BOLD)
+        assert shown[1] == Text("1 ahead and 0 behind origin/main", TextStyle.WARNING)
+        style = {t.content: t.style for t in shown}
+        assert style["Merge in progress"] is TextStyle.WARNING
+        notes = [t for t in shown if t.content.startswith("Note: ")]
+        assert notes and all(t.style is TextStyle.WARNING for t in notes)
+        assert style["Conflicted:"] is TextStyle.WARNING
+        assert style["both modified: app.py"] is TextStyle.WARNING
+        assert style["Changes: 1 conflicted"] is TextStyle.WARNING
+        commits = next(
+            c
+            for c in tree.children
+            if isinstance(c, Group) and c.children[0] == Text("Recent commits:", TextStyle.BOLD)
+        )
+        listed = commits.children[1]
+        assert isinstance(listed, ListNode) and len(listed.items) == 2
+        assert all(isinstance(i, Text) and i.style is TextStyle.DIM for i in listed.items)
+        assert [t.content.split(" ", 1)[1] for t in listed.items] == ["ours", "first"]  # type: ignore[union-attr]
+        # Every line of the section is in the tree, in order (the upstream split aside).
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        lines[0:1] = lines[0].split(", ", 1)
+        assert [t.content for t in shown] == lines
     finally:
         plugin.close()
 
