@@ -192,6 +192,51 @@ def test_git_status_renders_styled_lines(conflicted: Path) -> None:
         plugin.close()
 
 
+def test_file_tree_renders_nested_lists_mirroring_its_lines(sample_git: Path) -> None:
+    plugin = launch("file-tree", "tree")
+    try:
+        (section,) = ours(plugin, sample_git)
+        tree = render_tree(plugin, section)
+        assert isinstance(tree, Group)
+        root, totals = tree.children
+        assert isinstance(root, Collapsible) and root.collapsed_by_default is False
+        assert root.summary == f"{sample_git}/"
+        (entries,) = root.children
+        assert isinstance(entries, ListNode) and entries.ordered is False
+        by_name = {
+            (e.summary if isinstance(e, Collapsible) else e.content): e  # type: ignore[union-attr]
+            for e in entries.items
+        }
+        assert by_name["AGENTS.md"] == Text("AGENTS.md")
+        claude = by_name[".claude/"]
+        assert claude == Collapsible(
+            ".claude/",
+            (ListNode((Collapsible("rules/", (ListNode((Text("storage.md"),)),), False),)),),
+            collapsed_by_default=False,
+        )
+        assert isinstance(totals, Text) and totals.style is TextStyle.DIM
+        assert totals.content.startswith("(shown: ")
+        # One node per line, in the section's order.
+        flat = [line.strip() for line in text_of(section).splitlines()]
+        assert [_label(n) for n in _walk(tree)] == flat
+    finally:
+        plugin.close()
+
+
+def _walk(node: Node) -> Iterator[Node]:
+    if isinstance(node, Text | Collapsible):
+        yield node
+    children = node.children if isinstance(node, Group | Collapsible) else ()
+    if isinstance(node, ListNode):
+        children = node.items
+    for child in children:
+        yield from _walk(child)
+
+
+def _label(node: Node) -> str:
+    return node.summary if isinstance(node, Collapsible) else node.content  # type: ignore[union-attr]
+
+
 # -- what is not ours, or not our format, is invalid_request ----------------
 
 
