@@ -21,6 +21,7 @@ from providers.core.errors import source_unavailable
 from providers.core.identity import published_identity
 from providers.core.paths import normalise_touched
 from providers.core.provider import unless_busy
+from providers.core.rendering import Node
 from providers.core.request import Turn
 from providers.core.types import (
     Capabilities,
@@ -41,6 +42,7 @@ from providers.file_tree.settings import (
     Settings,
     settings_from,
 )
+from providers.file_tree.view import tree_view
 from providers.repository.gitexec import GitRunner
 from providers.repository.layout import RepoRoots
 
@@ -109,6 +111,10 @@ class FileTreeProvider:
         with self._lock:
             self._settings = settings
             self._drop()
+
+    def render(self, label: str, text: str) -> Node:
+        """Render: the tree as nested lists of its entries (:func:`tree_view`)."""
+        return tree_view(label, text)
 
     def answer_sent(self) -> None:
         """The answer is out: the watcher may start (:meth:`LiveListing.answer_sent`)."""

@@ -29,6 +29,7 @@ from typing import Any, TextIO
 from providers.core.types import ContextRequest, ModelTarget
 from providers.host.agent_config import ConfigError, load_agent_config
 from providers.host.chain import TurnResult, run_turn
+from providers.host.rendering import rendered_turn
 from providers.host.session import open_session
 
 _GIT_IDENTITY = {
@@ -97,23 +98,23 @@ def touch(repo: Path, paths: list[str]) -> None:
             handle.write("# edited during the preview session\n")
 
 
-def run(directory: Path, out: TextIO, *, in_place: bool = False) -> int:
+def run(directory: Path, out: TextIO, *, in_place: bool = False, render: bool = False) -> int:
     directory = directory.resolve()
     if not (directory / "agent.hcl").is_file():
         sys.stderr.write(f"error: {directory / 'agent.hcl'} not found\n")
         return 2
     if in_place or (directory / ".git").exists():
-        return _run(directory, out, edit=False)
+        return _run(directory, out, edit=False, render=render)
     with tempfile.TemporaryDirectory(prefix="preview-") as scratch:
         repo = scratch_repository(directory, Path(scratch))
         out.write(
             f"(running in a scratch git copy of {directory}: {repo}; "
             "touched files are edited there)\n\n"
         )
-        return _run(repo, out, edit=True)
+        return _run(repo, out, edit=True, render=render)
 
 
-def _run(directory: Path, out: TextIO, *, edit: bool) -> int:
+def _run(directory: Path, out: TextIO, *, edit: bool, render: bool = False) -> int:
     try:
         config = load_agent_config(directory / "agent.hcl")
     except ConfigError as exc:
@@ -145,6 +146,8 @@ def _run(directory: Path, out: TextIO, *, edit: bool) -> int:
             problems = [f"{o.name}: {p}" for o in result.outcomes for p in o.problems]
             for line in problems:
                 out.write(f"! {line}\n")
+            if render:
+                out.write("\n" + rendered_turn(session.slots, result))
             out.write("\n")
         if logs:
             out.write("provider logs:\n" + "".join(f"  {line}\n" for line in logs))
@@ -161,5 +164,10 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="run on DIR as it is (default for a git repository top; otherwise a scratch copy)",
     )
+    parser.add_argument(
+        "--render",
+        action="store_true",
+        help="after each turn, render each section through its provider's Render RPC",
+    )
     args = parser.parse_args(argv)
-    return run(args.directory, sys.stdout, in_place=args.in_place)
+    return run(args.directory, sys.stdout, in_place=args.in_place, render=args.render)
