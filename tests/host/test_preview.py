@@ -61,7 +61,7 @@ def test_preview_render_draws_each_section_through_its_providers_render() -> Non
         "render: git_status / git status\n  <bold> On branch main\n",
         "  <bold> Recent commits:\n  - <dim> ",
         "render: file_tree / file tree\n  [-] ",
-        "    - [-] .claude/\n        - [-] rules/\n            - storage.md\n",
+        "    - .claude/rules/storage.md\n",  # a single-child chain, folded
         "  <dim> (shown: ",
         "render: scoped_docs / scoped docs index\n  [+] scoped docs index\n",
     ):

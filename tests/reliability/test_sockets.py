@@ -8,6 +8,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -49,6 +50,14 @@ def test_with_no_usable_directory_at_all_it_listens_on_tcp(tmp_path: Path) -> No
     )
     if probe.returncode != 0:
         pytest.skip("no mount namespace here: " + probe.stderr.decode().strip())
+    plugin_script = os.path.realpath(script("context-repo-conventions"))
+    for needed in (
+        plugin_script,
+        os.path.realpath(sys.executable),
+        *map(os.path.realpath, sys.path),
+    ):
+        if needed.startswith(("/tmp/", "/var/tmp/")):
+            pytest.skip(f"{needed} is under a directory this test hides behind a full tmpfs")
     deep = tmp_path / "gone"
     wrapper = tmp_path / "plugin-with-full-tmp"
     wrapper.write_text(
