@@ -16,7 +16,7 @@ rendered size, so the planner measures a candidate without rendering it.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from providers.file_tree.tree import Dir, Tree
@@ -41,12 +41,19 @@ def counts(files: int, dirs: int) -> str:
     return text
 
 
-def leaf_line(name: str, depth: int, *, raw: int = 0) -> str:
-    """A file's line; the first ``raw`` characters are an already displayed folded chain."""
+Annotate = Callable[[str], str | None]
+"""What to say after a leaf (its repo-relative path): a symlink's ``-> target``, a
+repository's ``submodule, not checked out``; None for nothing. The provider reads the
+file system; the layout stays pure."""
+
+
+def leaf_line(name: str, depth: int, *, raw: int = 0, note: str | None = None) -> str:
+    """A leaf's line; the first ``raw`` characters are an already displayed folded chain."""
     head, name = name[:raw], name[raw:]
     if name.endswith("/"):
-        return f"{INDENT * depth}{head}{display(name[:-1])}/ (repository)"
-    return f"{INDENT * depth}{head}{display(name)}"
+        return f"{INDENT * depth}{head}{display(name[:-1])}/ ({note or 'repository'})"
+    tail = f" {note}" if note else ""
+    return f"{INDENT * depth}{head}{display(name)}{tail}"
 
 
 def more_line(depth: int, entries: int, files: int, dirs: int) -> str:
@@ -83,8 +90,17 @@ def _next_power_of_ten(n: int) -> int:
 class Layout:
     """What is expanded and revealed, and the byte size of its rendering."""
 
-    def __init__(self, tree: Tree, root_label: str, *, show_files: bool, unreadable: int) -> None:
+    def __init__(
+        self,
+        tree: Tree,
+        root_label: str,
+        *,
+        show_files: bool,
+        unreadable: int,
+        annotate: Annotate | None = None,
+    ) -> None:
         self._tree = tree
+        self._annotate = annotate
         self._root_label = display(root_label.rstrip("/") or "/").rstrip("/") + "/"
         self._show_files = show_files
         self._unreadable = unreadable
@@ -151,7 +167,7 @@ class Layout:
             )
         depth = node.depth + 1
         for name, child in added:
-            line = leaf_line(name, depth) if child is None else self._dir_line(child)
+            line = self._leaf(node, name, depth) if child is None else self._dir_line(child)
             self.size += _size(line)
         return self.size - before
 
@@ -172,7 +188,10 @@ class Layout:
             name, child = kids[index]
             added.append((name, child))
             entries -= 1
-            if child is None:
+            if child is None and name.endswith("/"):  # a repository: a directory
+                dirs -= 1
+                self.shown_dirs += 1
+            elif child is None:
                 files -= 1
                 self.shown_files += 1
             else:
@@ -211,7 +230,7 @@ class Layout:
                 name, child = only
                 chain = f"{text}{display(node.name)}/"
                 if child is None:
-                    out.append(leaf_line(chain + name, depth, raw=len(chain)))
+                    out.append(self._leaf(node, name, depth, chain))
                 else:
                     stack.append((_OPEN, child, depth, chain))
                 continue
@@ -224,11 +243,17 @@ class Layout:
             for index in sorted(shown, reverse=True):
                 name, child = kids[index]
                 if child is None:
-                    stack.append((_LEAF, node, depth + 1, leaf_line(name, depth + 1)))
+                    stack.append((_LEAF, node, depth + 1, self._leaf(node, name, depth + 1)))
                 else:
                     stack.append((_OPEN, child, depth + 1, ""))
         out.append(self._totals())
         return out
+
+    def _leaf(self, node: Dir, name: str, depth: int, chain: str = "") -> str:
+        note = None
+        if self._annotate is not None:
+            note = self._annotate(f"{node.path}/{name}" if node.path else name)
+        return leaf_line(chain + name, depth, raw=len(chain), note=note)
 
     def _only_entry(self, node: Dir) -> tuple[str, Dir | None] | None:
         """The one entry of a directory that is expanded, shows it and hides nothing."""

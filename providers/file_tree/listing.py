@@ -78,6 +78,8 @@ class Listing:
     tracked_digest: bytes = b""
     """Of the tracked files' listing alone."""
     own_lines: tuple[tuple[str, ...], ...] = ()
+    submodules: frozenset[str] = frozenset()
+    """Paths ``.gitmodules`` names (listed as repositories ``name/``)."""
     missing: frozenset[str] = frozenset()
     built: int = 0
     """The tree's version when listed: it has not been edited since while it is the same."""
@@ -178,8 +180,10 @@ def list_again(
         except GitError as exc:
             log.warning("git cannot list %s (%s); walking it instead", root, exc)
         else:
+            submodules: set[str] = set()
             if tree.contains(".gitmodules"):
-                _submodules_as_repositories(tree, submodule_paths(root))
+                submodules = submodule_paths(root)
+                _submodules_as_repositories(tree, submodules)
             if own:
                 tree.filter(own.excluded)
             listing = Listing(
@@ -192,6 +196,7 @@ def list_again(
                 key_files=_unique(keys),
                 ignore_files=ignore_files,
                 info_exclude=exclude,
+                submodules=frozenset(submodules),
                 digest=digest,
                 index=gitdir / "index",
                 tracked_digest=run.tracked_digest(),

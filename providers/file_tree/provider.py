@@ -33,6 +33,7 @@ from providers.core.watch import WatcherFactory, default_watcher
 from providers.file_tree.history import History
 from providers.file_tree.live import LiveListing
 from providers.file_tree.miner import HistoryMiner
+from providers.file_tree.notes import annotator
 from providers.file_tree.rank import Focus, order_touched
 from providers.file_tree.render import View, render_section
 from providers.file_tree.settings import (
@@ -157,7 +158,11 @@ class FileTreeProvider:
                 return self._answer.contribution
             settings = self._settings
             view = View(
-                root.name or ".", settings.show_files, settings.max_depth, listing.unreadable
+                root.name or ".",  # the repository's name, never a machine path
+                settings.show_files,
+                settings.max_depth,
+                listing.unreadable,
+                annotator(root, listing.submodules),
             )
             section = render_section(listing.tree, view, focus, turn.token_budget, counter)
             if section is None:

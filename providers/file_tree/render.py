@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from providers.core.budget import TokenCounter, fallback_tokens_for_bytes, fit
 from providers.core.types import Section, Stability, Unit
-from providers.file_tree.layout import Layout
+from providers.file_tree.layout import Annotate, Layout
 from providers.file_tree.plan import Plan, plan
 from providers.file_tree.rank import Focus
 from providers.file_tree.tree import Tree
@@ -33,6 +33,8 @@ class View:
     show_files: bool = True
     max_depth: int | None = None
     unreadable: int = 0
+    annotate: Annotate | None = None
+    """Symlink targets and repository states for leaves (see :data:`layout.Annotate`)."""
 
 
 def render_section(
@@ -53,7 +55,13 @@ def render_section(
         focus = Focus(touched=tuple(focus))
 
     def fresh() -> Layout:
-        return Layout(tree, view.root_label, show_files=view.show_files, unreadable=view.unreadable)
+        return Layout(
+            tree,
+            view.root_label,
+            show_files=view.show_files,
+            unreadable=view.unreadable,
+            annotate=view.annotate,
+        )
 
     planned = plan(tree, fresh(), focus, view.max_depth, budget * 4 + _SLACK_BYTES)
     units = _units(planned, budget)

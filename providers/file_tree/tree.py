@@ -86,9 +86,11 @@ class Dir:
         self.parent = parent
         self.depth: int = 0 if parent is None else parent.depth + 1
         lo, hi = tree._files.span(path)
-        self.file_count = hi - lo
+        repos = tree.repos_below(path)
+        # A nested repository or submodule is a directory of its own, not a file.
+        self.file_count = hi - lo - repos
         lo, hi = _span(tree._dirs, path)
-        self.dir_count = hi - lo
+        self.dir_count = hi - lo + repos
         self._children: list[tuple[str, Dir | None]] | None = None
         self._subdirs = 0
 
@@ -118,11 +120,18 @@ class Dir:
                 i += 1
             else:
                 i = bisect_left(dirs, child[:slash] + _AFTER_SLASH, i + 1, hi)
-        self._subdirs = len(out)
         repos = tree._repos
         prefix = self.path + "/" if self.path else ""
+        leaves: list[tuple[str, Dir | None]] = []
         for name in tree._files.direct(self.path):
-            out.append((name + "/" if repos and prefix + name in repos else name, None))
+            if repos and prefix + name in repos:
+                out.append((name + "/", None))  # sorts with the directories
+            else:
+                leaves.append((name, None))
+        if len(out) > 1 and any(child is None for _, child in out):
+            out.sort(key=_leaf_key)
+        self._subdirs = len(out)
+        out.extend(leaves)
         return out
 
     def index_of(self, name: str) -> int | None:
@@ -147,7 +156,8 @@ class Dir:
 
 
 def _leaf_key(child: tuple[str, Dir | None]) -> bytes:
-    """A child's name as it sorts (by its bytes, as git sorts)."""
+    """A child's name as it sorts (by its bytes, as git sorts; a repository ``name/`` as
+    ``name``)."""
     return encode(child[0].removesuffix("/") if child[1] is None else child[0])
 
 
@@ -230,6 +240,18 @@ class Tree:
         if rel.endswith("/"):
             return rel[:-1] in self._repos
         return self._files.find(rel) is not None or _find(self._dirs, rel) is not None
+
+    def repos_below(self, path: str) -> int:
+        """How many nested repositories (submodules) lie below directory ``path``."""
+        if not self._repos:
+            return 0
+        if not path:
+            return len(self._repos)
+        prefix = path + "/"
+        return sum(1 for repo in self._repos if repo.startswith(prefix))
+
+    def is_repository(self, rel: str) -> bool:
+        return rel.rstrip("/") in self._repos
 
     def inside_nested_repository(self, rel: str) -> bool:
         """Whether some ancestor of ``rel`` is a leaf: a nested repository or a gitlink."""

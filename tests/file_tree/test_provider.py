@@ -172,7 +172,9 @@ def test_files_touched_outside_the_root_are_ignored_and_logged(
     text = collect(provider, repo, 1000, touched)
     assert "secret" not in text
     assert "outside the repository" in caplog.text
-    assert "  link-out\n" in text  # the symlink itself is listed, never followed
+    # The symlink itself is listed, never followed, and says only that it leaves.
+    assert "  link-out -> (outside the repository)\n" in text
+    assert str(tmp_path) not in text
 
 
 def test_touched_paths_relative_to_a_subdirectory(make_provider: Make, repo: Path) -> None:
@@ -618,3 +620,48 @@ def test_other_agents_ignore_files_are_honoured(make_provider: Make, repo: Path,
     write(repo, ".cursorignore" if name != ".cursorignore" else ".aiderignore", "!secrets/\n")
     text = collect(make_provider(watcher_factory=None), repo)
     assert "secrets" not in text
+
+
+def test_symlinks_show_their_target_and_submodules_their_state(
+    make_provider: Make, repo: Path, tmp_path: Path
+) -> None:
+    """Issue 12: ``CLAUDE.md -> AGENTS.md``; a submodule sorts with the directories, is not
+    counted as a file, and says whether it is checked out."""
+    write(repo, "AGENTS.md", "# rules\n")
+    (repo / "CLAUDE.md").symlink_to("AGENTS.md")
+    upstream = tmp_path / "upstream"
+    write(upstream, "lib.py")
+    init_repo(upstream)
+    git(
+        repo,
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        str(upstream),
+        "deps/lib",
+    )
+    git(
+        repo,
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        str(upstream),
+        "deps/empty",
+    )
+    git(repo, "commit", "-qm", "submodules")
+    for child in (repo / "deps" / "empty").iterdir():
+        if child.is_dir() and child.name != ".git":
+            shutil.rmtree(child)
+        elif child.name != ".git":
+            child.unlink()
+    text = collect(make_provider(watcher_factory=None), repo)
+    assert "  CLAUDE.md -> AGENTS.md\n" in text
+    assert "    empty/ (submodule, not checked out)\n" in text
+    assert "    lib/ (submodule)\n" in text
+    totals = text.splitlines()[-1]
+    files = sum(1 for line in text.splitlines()[1:-1] if not line.rstrip().endswith(("/", ")")))
+    assert totals.startswith(f"(shown: {files} of ")

@@ -18,7 +18,8 @@ PATHS = st.lists(PARTS, min_size=1, max_size=4).map("/".join)
 
 
 def brute_children(paths: set[str], directory: str) -> list[str]:
-    """Entry names of ``directory`` by brute force: subdirectories, then leaves."""
+    """Entry names of ``directory`` by brute force: subdirectories and repositories
+    (``name/``, issue 12: they sort with the directories), then files."""
     prefix = directory + "/" if directory else ""
     dirs: set[str] = set()
     leaves: set[str] = set()
@@ -29,9 +30,11 @@ def brute_children(paths: set[str], directory: str) -> list[str]:
         head, slash, _ = rest.rstrip("/").partition("/")
         if slash:
             dirs.add(head)
+        elif rest.endswith("/"):
+            dirs.add(rest)
         else:
             leaves.add(rest)
-    return sorted(dirs) + sorted(leaves, key=lambda n: encode(n.rstrip("/")))
+    return sorted(dirs, key=lambda n: encode(n.rstrip("/"))) + sorted(leaves, key=encode)
 
 
 def check(tree: Tree, paths: set[str]) -> None:
@@ -48,16 +51,20 @@ def check(tree: Tree, paths: set[str]) -> None:
             for p in below
             for i in range(p[len(prefix) :].rstrip("/").count("/"))
         }
-        assert (node.file_count, node.dir_count) == (len(below), len(dirs)), node.path
+        repos = [p for p in below if p.endswith("/")]  # directories of their own, not files
+        counted = (len(below) - len(repos), len(dirs) + len(repos))
+        assert (node.file_count, node.dir_count) == counted, node.path
         assert [name for name, _ in node.children()] == brute_children(paths, node.path)
         for name, child in node.children():
             assert node.index_of(name.rstrip("/")) is not None
             if child is not None:
                 assert child.parent is node
                 assert child.depth == node.depth + 1
-                assert child.file_count > 0, "an empty directory was kept"
+                assert child.file_count + child.dir_count > 0, "an empty directory was kept"
                 stack.append(child)
                 seen_dirs += 1
+            elif name.endswith("/"):
+                seen_dirs += 1  # a repository counts as a directory
     assert seen_dirs == tree.root.dir_count
 
 
@@ -75,8 +82,8 @@ def consistent(paths: set[str]) -> set[str]:
 def test_counts_order_and_lookup() -> None:
     paths = {"b.txt", "a/x.py", "a/y/z.md", "c/", "Z/q", "a.b/k", "a0"}
     tree = Tree.of([*paths, "a/x.py"])
-    assert (tree.root.file_count, tree.root.dir_count) == (7, 4)
-    assert [name for name, _ in tree.root.children()] == ["Z", "a", "a.b", "a0", "b.txt", "c/"]
+    assert (tree.root.file_count, tree.root.dir_count) == (6, 5)
+    assert [name for name, _ in tree.root.children()] == ["Z", "a", "a.b", "c/", "a0", "b.txt"]
     a = tree.find_dir("a")
     assert a is not None
     assert (a.file_count, a.dir_count) == (2, 1)
