@@ -273,6 +273,12 @@ WatcherFactory = Callable[[Path], Watcher]
 
 
 def default_watcher(root: Path) -> Watcher:
+    """inotify driven from Python on Linux (its set-up never holds up a turn), watchfiles
+    elsewhere."""
+    from providers.core import inotify  # its imports are light; only when a watch starts
+
+    if inotify.available():
+        return inotify.InotifyWatcher(root)
     return ChangeWatcher(root)
 
 
