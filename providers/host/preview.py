@@ -97,23 +97,27 @@ def touch(repo: Path, paths: list[str]) -> None:
             handle.write("# edited during the preview session\n")
 
 
-def run(directory: Path, out: TextIO, *, in_place: bool = False) -> int:
+def run(
+    directory: Path, out: TextIO, *, in_place: bool = False, kernel_compat: bool = False
+) -> int:
+    """``kernel_compat``: the reference host answers CountTokens UNIMPLEMENTED, as the
+    upstream kernel does, so the providers' own fallback counts every section."""
     directory = directory.resolve()
     if not (directory / "agent.hcl").is_file():
         sys.stderr.write(f"error: {directory / 'agent.hcl'} not found\n")
         return 2
     if in_place or (directory / ".git").exists():
-        return _run(directory, out, edit=False)
+        return _run(directory, out, edit=False, kernel_compat=kernel_compat)
     with tempfile.TemporaryDirectory(prefix="preview-") as scratch:
         repo = scratch_repository(directory, Path(scratch))
         out.write(
             f"(running in a scratch git copy of {directory}: {repo}; "
             "touched files are edited there)\n\n"
         )
-        return _run(repo, out, edit=True)
+        return _run(repo, out, edit=True, kernel_compat=kernel_compat)
 
 
-def _run(directory: Path, out: TextIO, *, edit: bool) -> int:
+def _run(directory: Path, out: TextIO, *, edit: bool, kernel_compat: bool = False) -> int:
     try:
         config = load_agent_config(directory / "agent.hcl")
     except ConfigError as exc:
@@ -121,7 +125,10 @@ def _run(directory: Path, out: TextIO, *, edit: bool) -> int:
         return 2
     logs: list[str] = []
     with open_session(
-        config, ceilings=(PREVIEW_MODEL.effective_ceiling,), log_sink=logs.append
+        config,
+        ceilings=(PREVIEW_MODEL.effective_ceiling,),
+        log_sink=logs.append,
+        count_tokens=not kernel_compat,
     ) as session:
         session_id = str(uuid.uuid4())
         edited: set[str] = set()
@@ -161,5 +168,10 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="run on DIR as it is (default for a git repository top; otherwise a scratch copy)",
     )
+    parser.add_argument(
+        "--kernel-compat",
+        action="store_true",
+        help="answer CountTokens UNIMPLEMENTED, as the upstream kernel does",
+    )
     args = parser.parse_args(argv)
-    return run(args.directory, sys.stdout, in_place=args.in_place)
+    return run(args.directory, sys.stdout, in_place=args.in_place, kernel_compat=args.kernel_compat)
