@@ -29,6 +29,7 @@ from typing import Any, TextIO
 from providers.core.types import ContextRequest, ModelTarget
 from providers.host.agent_config import ConfigError, load_agent_config
 from providers.host.chain import TurnResult, run_turn
+from providers.host.console import CommandParser
 from providers.host.session import open_session
 
 _GIT_IDENTITY = {
@@ -160,9 +161,21 @@ def _run(directory: Path, out: TextIO, *, edit: bool, kernel_compat: bool = Fals
     return 0
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m providers preview")
-    parser.add_argument("directory", type=Path, help="a repository with an agent.hcl")
+DESCRIPTION = """\
+The main job of context-providers: launch every provider declared in DIR/agent.hcl
+as a real plugin process through the reference host (the kernel's side of the
+go-plugin protocol), run a short scripted session (DIR/.preview-session.json;
+turn 1 touches nothing) and print each turn's assembled prompt, a table of
+sections (provider, label, tokens/budget, stability, truncated) and the warnings."""
+
+
+def main(argv: list[str], *, prog: str = "python -m providers preview") -> int:
+    parser = CommandParser(
+        prog=prog, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "directory", type=Path, metavar="DIR", help="a repository with an agent.hcl"
+    )
     parser.add_argument(
         "--in-place",
         action="store_true",
