@@ -17,9 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import uuid
@@ -30,14 +27,9 @@ from providers.core.types import ContextRequest, ModelTarget
 from providers.host.agent_config import ConfigError, load_agent_config
 from providers.host.chain import TurnResult, run_turn
 from providers.host.console import CommandParser
+from providers.host.scratch import scratch_repository
 from providers.host.session import open_session
 
-_GIT_IDENTITY = {
-    "GIT_AUTHOR_NAME": "preview",
-    "GIT_AUTHOR_EMAIL": "preview@localhost",
-    "GIT_COMMITTER_NAME": "preview",
-    "GIT_COMMITTER_EMAIL": "preview@localhost",
-}
 DEFAULT_TURNS: list[dict[str, Any]] = [{"files_touched": []}]
 PREVIEW_MODEL = ModelTarget("preview-model", context_window=200_000, effective_ceiling=180_000)
 
@@ -72,21 +64,6 @@ def render_table(result: TurnResult) -> str:
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(line.rstrip() for line in lines)
-
-
-def scratch_repository(source: Path, into: Path) -> Path:
-    """A git repository copy of ``source`` with everything committed."""
-    target = into / source.name
-    shutil.copytree(source, target, symlinks=True)
-    env = {**os.environ, **_GIT_IDENTITY}
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "Initial commit"]):
-        subprocess.run(
-            ["git", "-c", "init.defaultBranch=main", "-C", str(target), *args],
-            check=True,
-            capture_output=True,
-            env=env,
-        )
-    return target
 
 
 def touch(repo: Path, paths: list[str]) -> None:

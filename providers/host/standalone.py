@@ -1,9 +1,13 @@
 """A provider run as a command: what it would contribute, without a kernel.
 
-``python -m providers.<name> [--repo DIR] [--budget N] [--files-touched P ...]
-[--config JSON] [--json]``. Tokens are counted with the kernel's fallback
-formula (there is no kernel to ask). Exit 0 on success; on bad input, exit 2
-with a message naming the error category.
+``python -m providers.<name> [--repo DIR] [--in-place] [--budget N]
+[--files-touched P ...] [--config JSON] [--json]``. The answer opens with the
+repository it is about: a ``--repo`` with no ``.git`` of its own inside
+another repository is previewed as a scratch git copy (``host.scratch``), so
+``--repo sample_repo`` shows sample_repo and not the checkout around it.
+Tokens are counted with the kernel's fallback formula (there is no kernel to
+ask). Exit 0 on success; on bad input, exit 2 with a message naming the error
+category.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from providers.core.identity import (
 from providers.core.provider import ContextProvider, contribute
 from providers.core.types import Capabilities, ConfigAttribute, ContextRequest, ModelTarget
 from providers.host.console import EXIT_ERROR, CommandParser, command_name
+from providers.host.scratch import previewed_repository
 from providers.registry import ProviderEntry
 
 
@@ -92,7 +97,18 @@ def build_parser(entry: ProviderEntry, capabilities: Capabilities) -> argparse.A
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     parser.add_argument(
-        "--repo", type=Path, metavar="DIR", help="working directory (default: the current one)"
+        "--repo",
+        type=Path,
+        metavar="DIR",
+        help="the repository to preview (default: the working directory, as the kernel "
+        "would use it); one with no .git of its own inside another repository is "
+        "previewed as a scratch git copy",
+    )
+    parser.add_argument(
+        "--in-place",
+        action="store_true",
+        help="use --repo DIR as the kernel would, as a working directory inside the "
+        "repository around it",
     )
     parser.add_argument(
         "--budget",
@@ -126,12 +142,16 @@ def main(entry: ProviderEntry, argv: list[str]) -> int:
     if not isinstance(config, dict):
         sys.stderr.write("error: invalid_request: --config must be a JSON object\n")
         return EXIT_ERROR
-    repo = (args.repo if args.repo is not None else Path.cwd()).resolve()
+    named = args.repo is not None
+    repo = (args.repo if named else Path.cwd()).resolve()
     if repo.exists() and not repo.is_dir():
         problem = invalid_request(f"--repo {args.repo} is a file, not a directory")
         sys.stderr.write(f"error: {problem}\n")
         return EXIT_ERROR
-    return _preview(provider, args, config, repo, repo)
+    with previewed_repository(repo, copy=named and not args.in_place) as previewed:
+        # JSON readers parse stdout whole: the repository line goes to stderr for them.
+        (sys.stderr if args.json else sys.stdout).write(previewed.note + "\n")
+        return _preview(provider, args, config, previewed.working_directory, repo)
 
 
 def _preview(
