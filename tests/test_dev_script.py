@@ -34,7 +34,7 @@ def system_python(where: Path, *, pip: bool) -> Path:
     Not a venv: ``sys.prefix`` is its own, so its stdlib directory is the copy's and
     pip honours the marker there. The interpreter binary is copied (it finds its stdlib
     from its real location), every stdlib entry is a link except ``ensurepip`` (left
-    out) and ``site-packages`` (empty, or holding a link to this pip).
+    out) and the site directory (its own: empty, or holding a link to this pip).
     """
     base = Path(sys.base_prefix)
     stdlib = Path(sysconfig.get_paths(vars={"installed_base": str(base)})["stdlib"])
@@ -50,17 +50,36 @@ def system_python(where: Path, *, pip: bool) -> Path:
         if not entry.name.startswith("python"):
             (prefix / "lib" / entry.name).symlink_to(entry)
     for entry in stdlib.iterdir():
-        if entry.name not in ("ensurepip", "site-packages"):
+        if entry.name not in ("ensurepip", "site-packages", "dist-packages"):
             (own_stdlib / entry.name).symlink_to(entry)
-    (own_stdlib / "site-packages").mkdir()
-    if pip:
-        import pip as installed_pip
-
-        (own_stdlib / "site-packages" / "pip").symlink_to(Path(installed_pip.__file__).parent)
     (own_stdlib / "EXTERNALLY-MANAGED").write_text(
         "[externally-managed]\nError=This is a stand-in for Debian's python3.\n"
     )
-    return prefix / "bin"
+    python_bin = prefix / "bin"
+    site = purelib(python_bin)  # Debian's is under local/, and on sys.path once it exists
+    assert site.is_relative_to(prefix), site
+    site.mkdir(parents=True, exist_ok=True)
+    if pip:
+        import pip as installed_pip
+
+        (site / "pip").symlink_to(Path(installed_pip.__file__).parent)
+    return python_bin
+
+
+def purelib(python_bin: Path) -> Path:
+    """Where that Python's pip would install (its site directory)."""
+    return Path(
+        subprocess.run(
+            [
+                str(python_bin / "python3"),
+                "-c",
+                "import sysconfig; print(sysconfig.get_path('purelib'))",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
 
 
 def environment(python_bin: Path) -> dict[str, str]:
@@ -72,17 +91,7 @@ def environment(python_bin: Path) -> dict[str, str]:
 
 
 def site_packages(python_bin: Path) -> list[str]:
-    out = subprocess.run(
-        [
-            str(python_bin / "python3"),
-            "-c",
-            "import sysconfig; print(sysconfig.get_path('purelib'))",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    return sorted(p.name for p in Path(out).iterdir())
+    return sorted(p.name for p in purelib(python_bin).iterdir())
 
 
 @pytest.mark.slow
