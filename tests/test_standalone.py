@@ -4,6 +4,7 @@ bad input exits non-zero naming the error category; the answer names its reposit
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -193,3 +194,29 @@ def test_readme_standalone_examples_are_real_output_on_sample_repo(tmp_path: Pat
         scratch = re.compile(r"\S*/preview-[^/\s]+/")
         assert scratch.sub("SCRATCH/", real) == scratch.sub("SCRATCH/", shown), line
         assert real.startswith(f"(repository: {README_CHECKOUT}/sample_repo, as a scratch")
+
+
+def test_a_scratch_copy_never_commits_into_the_repository_the_environment_names(
+    nested: Path,
+) -> None:
+    """Run from a git hook, GIT_DIR and GIT_WORK_TREE name the user's repository; the
+    scratch copy's init, add and commit must not land there (scratch.py drops them)."""
+    before = git(nested, "rev-parse", "HEAD")
+    env = {
+        **os.environ,
+        "GIT_DIR": str(nested / ".git"),
+        "GIT_WORK_TREE": str(nested),
+        "GIT_INDEX_FILE": str(nested / ".git" / "index"),
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "providers.git_status", "--repo", "sample_repo"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=nested,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    assert git(nested, "rev-parse", "HEAD") == before
+    assert git(nested, "status", "--porcelain") == "?? sample_repo/\n"
+    assert "Initial commit" in result.stdout

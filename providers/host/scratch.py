@@ -5,7 +5,9 @@ the nearest ``.git``. A directory of plain files inside another repository
 (``sample_repo`` in this checkout) would show that other repository, so the
 previews copy such a directory into a fresh git repository with one commit
 and run there; the directory itself is never written to. Nothing here
-imports grpc: the standalone commands use it too.
+imports grpc: the standalone commands use it too. These git runs write (a
+repository of our own making), which ``repository.gitexec`` never does, so
+they are started here, with its environment rules.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from providers.repository.gitexec import sanitized_environment
 from providers.repository.layout import dot_git_above
 
 _GIT_IDENTITY = {
@@ -38,7 +41,9 @@ def scratch_repository(source: Path, into: Path) -> Path:
     """A git repository copy of ``source`` with everything committed."""
     target = into / source.name
     shutil.copytree(source, target, symlinks=True)
-    env = {**os.environ, **_GIT_IDENTITY}
+    # Without GIT_DIR, GIT_WORK_TREE and the like: run from a git hook (or any shell that
+    # set them), these commands would commit into the user's repository instead.
+    env = {**sanitized_environment(), **_GIT_IDENTITY}
     # The user's global config still applies: a signing or hook setting must not stop
     # a throwaway commit.
     git = ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"]
