@@ -185,3 +185,23 @@ def test_the_quick_start_is_two_commands_and_ci_runs_the_second() -> None:
     assert "bash .ci/install-go-host.sh" in commands
     assert os.access(REPO_ROOT / "dev", os.X_OK)
     assert (REPO_ROOT / "dev").read_text(encoding="utf-8").startswith("#!/bin/sh\n")
+
+
+def test_dev_refuses_a_python_older_than_3_11(tmp_path: Path) -> None:
+    """PYTHON names the interpreter for .venv; one that is not 3.11+ is refused by name
+    (here a stand-in that answers the version check the way Python 3.10 would)."""
+    old = tmp_path / "python3.10"
+    old.write_text("#!/bin/sh\nexit 1\n")
+    old.chmod(0o755)
+    checkout = copy_checkout(tmp_path / "checkout")
+    result = subprocess.run(
+        ["./dev", "preview"],
+        cwd=checkout,
+        env={**os.environ, "PYTHON": str(old)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert result.stderr == f"dev: PYTHON={old} is not a Python 3.11 or newer\n"
+    assert not (checkout / ".venv").exists()
