@@ -19,8 +19,10 @@ MAX_TOKEN_BUDGET = 10_000_000
 TOKEN_BUDGET = ConfigAttribute(
     "token_budget",
     AttrType.NUMBER,
-    "Token cap for this provider's sections (the kernel's reserved attribute).",
+    "Token cap for this provider's sections (the kernel's reserved attribute); "
+    "0 or unset: the provider's default.",
     bounds=(0, MAX_TOKEN_BUDGET),
+    zero_is_default=True,
 )
 PROVIDER_NAME = ConfigAttribute(
     "provider_name",
@@ -51,6 +53,8 @@ def resolve_config(schema: Sequence[ConfigAttribute], raw: Mapping[str, Any]) ->
     resolved: dict[str, Any] = {}
     for attr in schema:
         value = raw.get(attr.name)
+        if attr.zero_is_default and _is_zero(value):
+            value = None
         if value is None:
             if attr.required:
                 raise invalid_request(f"config attribute {attr.name!r} is required")
@@ -58,6 +62,13 @@ def resolve_config(schema: Sequence[ConfigAttribute], raw: Mapping[str, Any]) ->
         else:
             resolved[attr.name] = _coerce(attr, value)
     return resolved
+
+
+def _is_zero(value: Any) -> bool:
+    """The zero value of a config type (never ``False``: bools are read as written)."""
+    if isinstance(value, bool):
+        return False
+    return value in ("", 0) or (isinstance(value, list | tuple | Mapping) and not value)
 
 
 def _coerce(attr: ConfigAttribute, value: Any) -> Any:

@@ -12,7 +12,8 @@ import importlib
 import threading
 from collections.abc import Callable
 
-from providers.core.provider import AnswerSentHook, ContextProvider
+from providers.core.provider import AnswerSentHook, ContextProvider, RenderHook
+from providers.core.rendering import Node
 
 
 class ProviderHandle:
@@ -26,6 +27,8 @@ class ProviderHandle:
         self.answer_sent: Callable[[], None] | None = None
         """The provider's ``answer_sent``, if it has one (found once: a protocol check costs
         microseconds per call)."""
+        self.render: Callable[[str, str], Node] | None = None
+        """The provider's ``render``, if it has one (Render answers UNIMPLEMENTED without)."""
 
     def load_in_background(self) -> None:
         threading.Thread(target=self._load, name="provider-import", daemon=True).start()
@@ -45,6 +48,8 @@ class ProviderHandle:
             self._provider = factory()
             if isinstance(self._provider, AnswerSentHook):
                 self.answer_sent = self._provider.answer_sent
+            if isinstance(self._provider, RenderHook):
+                self.render = self._provider.render
         except BaseException as exc:  # surfaced on first use, as an INTERNAL error
             self._error = exc
         finally:

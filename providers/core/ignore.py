@@ -146,21 +146,28 @@ def _ancestors(rel: str) -> list[str]:
 
 
 class PatternSet:
-    """Gitignore-style patterns rooted at the repository root, applied on top of git's rules."""
+    """Gitignore-style patterns rooted at the repository root, applied on top of git's rules.
 
-    def __init__(self, lines: Sequence[str]) -> None:
-        self._spec = compile_patterns(lines)
+    Several files of patterns (config ``exclude``, ``.contextignore``, each AI
+    tool's ignore file) are separate groups: a path is excluded when any group
+    excludes it, so one tool's ``!negation`` never re-includes what another
+    file hides.
+    """
+
+    def __init__(self, lines: Sequence[str], *groups: Sequence[str]) -> None:
+        compiled = (compile_patterns(group) for group in (lines, *groups))
+        self._specs = tuple(spec for spec in compiled if spec is not None)
 
     def __bool__(self) -> bool:
-        return self._spec is not None
+        return bool(self._specs)
 
     def excluded(self, rel: str, is_dir: bool) -> bool:
         """Whether ``rel`` matches (assuming no ancestor does)."""
-        return self._spec is not None and self._spec.decide(rel, is_dir) is True
+        return any(spec.decide(rel, is_dir) is True for spec in self._specs)
 
     def excluded_path(self, rel: str, is_dir: bool) -> bool:
         """Whether ``rel`` or any of its ancestor directories matches."""
-        if self._spec is None:
+        if not self._specs:
             return False
         return any(self.excluded(a, True) for a in _ancestors(rel)) or self.excluded(rel, is_dir)
 

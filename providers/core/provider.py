@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from providers.core.budget import TokenCounter
+from providers.core.rendering import Node
 from providers.core.request import Turn, check_request
 from providers.core.types import Capabilities, ContextRequest, Contribution, Identity
 
@@ -57,6 +58,18 @@ class AnswerSentHook(Protocol):
     """
 
     def answer_sent(self) -> None: ...
+
+
+@runtime_checkable
+class RenderHook(Protocol):
+    """Optional: how this provider's own section text looks as a render tree (Render).
+
+    Called with a section's label and text as this provider wrote them, on any
+    thread and without the provider's lock: a pure function of its arguments,
+    total (text in an unexpected shape still renders, as plain text).
+    """
+
+    def render(self, label: str, text: str) -> Node: ...
 
 
 def unless_busy(lock: threading.Lock, work: Callable[[], None]) -> None:

@@ -93,6 +93,10 @@ class ConfigAttribute:
     object_attributes: tuple[ConfigAttribute, ...] = ()
     bounds: tuple[int, int] | None = None
     """For a NUMBER that must be a whole number: the smallest and largest allowed."""
+    zero_is_default: bool = False
+    """The type's zero value (``""``, ``0``, ``[]``, ``{}``) means the default: the
+    spec lets a kernel send it for an omitted attribute. False where the zero is a
+    setting of its own (``recent_commits = 0``: no commits), and for bools."""
 
 
 @dataclass(frozen=True)

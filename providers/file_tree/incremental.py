@@ -43,7 +43,7 @@ def apply_changes(listing: Listing, runner: GitRunner, paths: Iterable[str]) -> 
             continue
         if tree.inside_nested_repository(rel):
             continue
-        own_file = listing.ignore_file is not None and path == str(listing.ignore_file)
+        own_file = any(path == str(file) for file in listing.ignore_files)
         if own_file or (
             parts[-1] == GITIGNORE and not _ignored_dir(listing, runner, "/".join(parts[:-1]))
         ):

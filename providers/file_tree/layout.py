@@ -41,10 +41,12 @@ def counts(files: int, dirs: int) -> str:
     return text
 
 
-def leaf_line(name: str, depth: int) -> str:
+def leaf_line(name: str, depth: int, *, raw: int = 0) -> str:
+    """A file's line; the first ``raw`` characters are an already displayed folded chain."""
+    head, name = name[:raw], name[raw:]
     if name.endswith("/"):
-        return f"{INDENT * depth}{display(name[:-1])}/ (repository)"
-    return f"{INDENT * depth}{display(name)}"
+        return f"{INDENT * depth}{head}{display(name[:-1])}/ (repository)"
+    return f"{INDENT * depth}{head}{display(name)}"
 
 
 def more_line(depth: int, entries: int, files: int, dirs: int) -> str:
@@ -182,45 +184,73 @@ class Layout:
 
     # Rendering --------------------------------------------------------------
 
-    def lines(self) -> list[str]:
+    def lines(self, *, fold: bool = True) -> list[str]:
+        """The rendering, one entry per line, single-child chains folded (unless not ``fold``).
+
+        A directory whose only shown entry is its only entry is written on one
+        line with it (``common/v1/common.proto``, not a line per level): the
+        same facts for fewer tokens. So a text is never longer than
+        :attr:`size`, which the planner measures unfolded.
+        """
         out: list[str] = []
-        # (kind, directory, ready line): open a directory, close it (its "more" line), or a leaf.
-        stack: list[tuple[int, Dir, str]] = [(_OPEN, self._tree.root, "")]
+        # (kind, directory, depth, prefix or ready line): open a directory (prefix: the
+        # folded chain above it), close it (its "more" line), or a leaf.
+        stack: list[tuple[int, Dir, int, str]] = [(_OPEN, self._tree.root, 0, "")]
         while stack:
-            kind, node, line = stack.pop()
+            kind, node, depth, text = stack.pop()
             if kind == _LEAF:
-                out.append(line)
+                out.append(text)
                 continue
             if kind == _CLOSE:
                 entries, files, dirs = self._hidden[node]
                 if entries:
-                    out.append(more_line(node.depth + 1, entries, files, dirs))
+                    out.append(more_line(depth + 1, entries, files, dirs))
                 continue
-            out.append(self._dir_line(node))
+            only = self._only_entry(node) if fold else None
+            if only is not None:
+                name, child = only
+                chain = f"{text}{display(node.name)}/"
+                if child is None:
+                    out.append(leaf_line(chain + name, depth, raw=len(chain)))
+                else:
+                    stack.append((_OPEN, child, depth, chain))
+                continue
+            out.append(self._dir_line(node, depth, text))
             shown = self._revealed.get(node)
             if shown is None:
                 continue
-            stack.append((_CLOSE, node, ""))
+            stack.append((_CLOSE, node, depth, ""))
             kids = self.entries(node)
             for index in sorted(shown, reverse=True):
                 name, child = kids[index]
                 if child is None:
-                    stack.append((_LEAF, node, leaf_line(name, node.depth + 1)))
+                    stack.append((_LEAF, node, depth + 1, leaf_line(name, depth + 1)))
                 else:
-                    stack.append((_OPEN, child, ""))
+                    stack.append((_OPEN, child, depth + 1, ""))
         out.append(self._totals())
         return out
 
-    def text(self) -> str:
-        return "\n".join(self.lines()) + "\n"
+    def _only_entry(self, node: Dir) -> tuple[str, Dir | None] | None:
+        """The one entry of a directory that is expanded, shows it and hides nothing."""
+        if node.parent is None or not self._show_files:
+            return None
+        shown = self._revealed.get(node)
+        if shown is None or len(shown) != 1 or self._hidden[node][0]:
+            return None
+        return self.entries(node)[next(iter(shown))]
+
+    def text(self, *, fold: bool = True) -> str:
+        return "\n".join(self.lines(fold=fold)) + "\n"
 
     # Lines ------------------------------------------------------------------
 
-    def _dir_line(self, node: Dir) -> str:
-        label = self._root_label if node.parent is None else f"{display(node.name)}/"
+    def _dir_line(self, node: Dir, depth: int | None = None, prefix: str = "") -> str:
+        """A directory's own line (``prefix``: the folded chain above it)."""
+        depth = node.depth if depth is None else depth
+        label = self._root_label if node.parent is None else f"{prefix}{display(node.name)}/"
         if node in self._revealed and self._show_files:
-            return f"{INDENT * node.depth}{label}"
-        return f"{INDENT * node.depth}{label} ({counts(node.file_count, node.dir_count)})"
+            return f"{INDENT * depth}{label}"
+        return f"{INDENT * depth}{label} ({counts(node.file_count, node.dir_count)})"
 
     def _trailer_size(self, node: Dir) -> int:
         hidden = self._hidden.get(node)

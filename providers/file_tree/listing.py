@@ -27,6 +27,16 @@ from providers.repository.walk import walk
 log = logging.getLogger(__name__)
 
 DEFAULT_IGNORE_FILE = ".contextignore"
+AI_IGNORE_FILES: tuple[str, ...] = (
+    ".cursorignore",
+    ".geminiignore",
+    ".aiderignore",
+    ".clineignore",
+    ".continueignore",
+    ".codeiumignore",
+)
+"""The ignore files users already write for other agents (gitignore syntax, at the root):
+what they hide from one tool they mean to hide from all."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +45,7 @@ class ListingOptions:
 
     exclude: tuple[str, ...] = ()
     ignore_file: str = DEFAULT_IGNORE_FILE
+    ai_ignore_files: tuple[str, ...] = AI_IGNORE_FILES
 
 
 @dataclass(kw_only=True)
@@ -56,7 +67,8 @@ class Listing:
     own: PatternSet
     rules: IgnoreRules | None
     key_files: tuple[Path, ...]
-    ignore_file: Path | None
+    ignore_files: tuple[Path, ...]
+    """Our own pattern files (``.contextignore``, the AI tools' files): any may appear."""
     info_exclude: Path | None = None
     known: set[str] = field(default_factory=set)
     digest: bytes = b""
@@ -65,7 +77,7 @@ class Listing:
     """git's index, one of ``key_files``; see ``repository.listing.tracked_digest``."""
     tracked_digest: bytes = b""
     """Of the tracked files' listing alone."""
-    own_lines: tuple[str, ...] = ()
+    own_lines: tuple[tuple[str, ...], ...] = ()
     missing: frozenset[str] = frozenset()
     built: int = 0
     """The tree's version when listed: it has not been edited since while it is the same."""
@@ -73,7 +85,7 @@ class Listing:
     """The run that finds deleted tracked files (started by :meth:`ListingRun.start_missing`
     once the first answer is out); :func:`settle_missing` takes them out."""
 
-    def reusable(self, digest: bytes, own_lines: tuple[str, ...]) -> bool:
+    def reusable(self, digest: bytes, own_lines: tuple[tuple[str, ...], ...]) -> bool:
         return (
             self.in_git
             and self.digest == digest
@@ -82,22 +94,24 @@ class Listing:
         )
 
 
-def own_ignore_file(root: Path, options: ListingOptions) -> Path | None:
-    """Our ignore file, if configured and inside ``root`` (never read from outside)."""
-    if not options.ignore_file:
-        return None
-    path = confine(root, Path(options.ignore_file))
-    if path is None:
-        log.warning("ignore_file %s is outside %s; not read", options.ignore_file, root)
-    return path
+def own_ignore_files(root: Path, options: ListingOptions) -> tuple[Path, ...]:
+    """Our pattern files, configured and inside ``root`` (never read from outside); they
+    count whether they exist yet or not (one may be created)."""
+    found: list[Path] = []
+    for name in (options.ignore_file, *options.ai_ignore_files):
+        if not name:
+            continue
+        path = confine(root, Path(name))
+        if path is None:
+            log.warning("ignore file %s is outside %s; not read", name, root)
+        elif path not in found:
+            found.append(path)
+    return tuple(found)
 
 
-def own_lines(options: ListingOptions, ignore_file: Path | None) -> tuple[str, ...]:
-    """Our own patterns: config ``exclude``, then the ignore file's lines."""
-    lines: list[str] = list(options.exclude)
-    if ignore_file is not None:
-        lines.extend(read_patterns(ignore_file))
-    return tuple(lines)
+def own_lines(options: ListingOptions, files: Sequence[Path]) -> tuple[tuple[str, ...], ...]:
+    """Our own patterns, one group per source: config ``exclude``, then each file's lines."""
+    return (tuple(options.exclude), *(tuple(read_patterns(path)) for path in files))
 
 
 def rules_for(listing: Listing, runner: GitRunner) -> IgnoreRules:
@@ -138,12 +152,12 @@ def list_again(
     over. ``previous`` is dropped before a new tree is built: one listing in
     memory at a time. Raises ``OSError`` when ``root`` itself cannot be read.
     """
-    ignore_file = own_ignore_file(root, options)
-    lines = own_lines(options, ignore_file)
-    own = PatternSet(lines)
+    ignore_files = own_ignore_files(root, options)
+    lines = own_lines(options, ignore_files)
+    own = PatternSet(*lines)
     gitdir = git_dir(root)
     exclude = info_exclude(gitdir) if gitdir is not None else None
-    keys: list[Path] = [p for p in (ignore_file, exclude) if p is not None]
+    keys: list[Path] = [*ignore_files, *([exclude] if exclude is not None else [])]
     if gitdir is not None:
         keys.append(gitdir / "index")
         try:
@@ -176,7 +190,7 @@ def list_again(
                 own=own,
                 rules=None,
                 key_files=_unique(keys),
-                ignore_file=ignore_file,
+                ignore_files=ignore_files,
                 info_exclude=exclude,
                 digest=digest,
                 index=gitdir / "index",
@@ -213,7 +227,7 @@ def list_again(
         own=own,
         rules=rules,
         key_files=_unique(keys),
-        ignore_file=ignore_file,
+        ignore_files=ignore_files,
         info_exclude=exclude,
         own_lines=lines,
         built=tree.version,

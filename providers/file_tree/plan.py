@@ -1,11 +1,9 @@
-"""Step 3, ranking: expansion steps in priority order, grouped so that each group adds bytes.
+"""Step 3, planning: the ranked paths (:mod:`rank`) as expansion steps, grouped so each adds bytes.
 
-Priority: the paths in ``files_touched`` (each ancestor expanded, the entry
-itself revealed even deep in a large directory), then breadth first from the
-root: at each depth every directory's first chunk of entries, then the rest
-of their entries, then the next depth. ``max_depth`` bounds the breadth-first
-part only; touched paths are always shown. Each step reveals one entry, so a
-small budget still shows as much of the top level as fits.
+Each path is revealed with its ancestors expanded just enough to show it;
+a touched path that is not listed (ignored, or not created yet) shows where
+it would be. ``max_depth`` bounds every path but the touched ones and the
+working directory.
 
 Steps are measured on a :class:`Layout` as they are generated. A step that
 shrinks the text (expanding a one-file directory can be shorter than its
@@ -21,10 +19,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from providers.file_tree.layout import Layout, Step
+from providers.file_tree.rank import Focus, targets
 from providers.file_tree.tree import Dir, Tree
-
-CHUNK = 16
-"""Entries of a directory shown before its siblings get theirs; the rest wait their turn."""
 
 
 @dataclass(frozen=True)
@@ -40,44 +36,27 @@ class Plan:
     """False when generation stopped at the byte limit (more could be shown)."""
 
 
-def ranked_steps(
-    tree: Tree, layout: Layout, touched: Sequence[str], max_depth: int | None
-) -> Iterator[Step]:
+def ranked_steps(tree: Tree, layout: Layout, focus: Focus, max_depth: int | None) -> Iterator[Step]:
     """Steps in priority order; the caller applies each to ``layout`` before asking for the next."""
-    # 1. Each touched path, its ancestors expanded just enough to show it.
-    homes: list[Dir] = []
-    for path in touched:
-        node = tree.root
-        for part in path.split("/"):
-            index = _index(layout, node, part)
-            if index is None:
-                break  # not listed (ignored, or not created yet): show where it would be
-            if not layout.revealed(node, index):
-                yield Step(node, (index,), not layout.expanded(node))
-            child = node.child_dir(part)
-            if child is None:
-                break
-            node = child
-        homes.append(node)
-    # 2. What surrounds them: the first entries of their directories.
-    for node in homes:
-        yield from _first_chunk(layout, node)
-    # 3. Breadth first from the root.
-    level = [tree.root]
-    depth = 0
-    while level and (max_depth is None or depth < max_depth):
-        for node in level:
-            yield from _first_chunk(layout, node)
-        for node in level:
-            yield from _rest(layout, node)
-        level = [
-            child
-            for node in level
-            if layout.expanded(node)
-            for _, child in layout.entries(node)
-            if child is not None
-        ]
-        depth += 1
+    forced = {*focus.touched, focus.cwd}
+    for path in targets(tree, focus, max_depth):
+        if max_depth is not None and path not in forced and path.count("/") >= max_depth:
+            continue
+        yield from _reveal(tree, layout, path)
+
+
+def _reveal(tree: Tree, layout: Layout, path: str) -> Iterator[Step]:
+    node = tree.root
+    for part in path.rstrip("/").split("/"):
+        index = _index(layout, node, part)
+        if index is None:
+            return  # not listed (ignored, or not created yet): its ancestors show where
+        if not layout.revealed(node, index):
+            yield Step(node, (index,), not layout.expanded(node))
+        child = node.child_dir(part)
+        if child is None:
+            return
+        node = child
 
 
 def _index(layout: Layout, node: Dir, name: str) -> int | None:
@@ -87,35 +66,25 @@ def _index(layout: Layout, node: Dir, name: str) -> int | None:
     return index
 
 
-def _first_chunk(layout: Layout, node: Dir) -> Iterator[Step]:
-    """Expand ``node`` (one entry at a time) up to its first :data:`CHUNK` entries."""
-    for index in range(min(CHUNK, len(layout.entries(node)))):
-        if not layout.revealed(node, index):
-            yield Step(node, (index,), not layout.expanded(node))
-
-
-def _rest(layout: Layout, node: Dir) -> Iterator[Step]:
-    if not layout.expanded(node):
-        return
-    for index in range(CHUNK, len(layout.entries(node))):
-        if not layout.revealed(node, index):
-            yield Step(node, (index,), False)
-
-
 def plan(
     tree: Tree,
     layout: Layout,
-    touched: Sequence[str],
+    focus: Focus | Sequence[str],
     max_depth: int | None,
     byte_limit: int,
 ) -> Plan:
-    """Generate and group steps on ``layout`` (left fully applied) until past ``byte_limit``."""
+    """Generate and group steps on ``layout`` (left fully applied) until past ``byte_limit``.
+
+    A plain sequence for ``focus`` is the files touched this turn.
+    """
+    if not isinstance(focus, Focus):
+        focus = Focus(touched=tuple(focus))
     base: list[Step] = []
     base_size = layout.size
     groups: list[list[Step]] = []
     sizes: list[int] = []
     exhausted = True
-    for step in ranked_steps(tree, layout, touched, max_depth):
+    for step in ranked_steps(tree, layout, focus, max_depth):
         layout.apply(step)
         groups.append([step])
         sizes.append(layout.size)

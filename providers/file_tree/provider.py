@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from providers.core.errors import source_unavailable
 from providers.core.identity import published_identity
 from providers.core.paths import normalise_touched
 from providers.core.provider import unless_busy
+from providers.core.rendering import Node
 from providers.core.request import Turn
 from providers.core.types import (
     Capabilities,
@@ -29,7 +30,10 @@ from providers.core.types import (
     Stability,
 )
 from providers.core.watch import WatcherFactory, default_watcher
+from providers.file_tree.history import History
 from providers.file_tree.live import LiveListing
+from providers.file_tree.miner import HistoryMiner
+from providers.file_tree.rank import Focus, order_touched
 from providers.file_tree.render import View, render_section
 from providers.file_tree.settings import (
     DEFAULT_TOKEN_BUDGET,
@@ -38,10 +42,14 @@ from providers.file_tree.settings import (
     Settings,
     settings_from,
 )
+from providers.file_tree.view import tree_view
 from providers.repository.gitexec import GitRunner
 from providers.repository.layout import RepoRoots
 
 log = logging.getLogger(__name__)
+
+MAX_SESSIONS = 16
+"""Sessions whose files_touched are remembered at once (sub-agents share a process)."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,10 @@ class FileTreeProvider:
         self._answer: _Answer | None = None
         self._where: _Where | None = None
         self._roots = RepoRoots()
+        self._miner: HistoryMiner | None = None
+        self._miner_root: Path | None = None
+        self._sessions: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        """Per session: the last files_touched and the part of it that turn added."""
         self._lock = threading.Lock()
 
     def identity(self) -> Identity:
@@ -100,6 +112,10 @@ class FileTreeProvider:
             self._settings = settings
             self._drop()
 
+    def render(self, label: str, text: str) -> Node:
+        """Render: the tree as nested lists of its entries (:func:`tree_view`)."""
+        return tree_view(label, text)
+
     def answer_sent(self) -> None:
         """The answer is out: the watcher may start (:meth:`LiveListing.answer_sent`)."""
         unless_busy(self._lock, self._answer_sent)
@@ -107,6 +123,8 @@ class FileTreeProvider:
     def _answer_sent(self) -> None:
         if self._live is not None:
             self._live.answer_sent()
+        if self._miner is not None:
+            self._miner.refresh()
 
     def close(self) -> None:
         """Stop the watcher thread (the plugin process is about to exit)."""
@@ -122,17 +140,60 @@ class FileTreeProvider:
             except OSError as exc:
                 self._drop()
                 raise source_unavailable(f"cannot list {root}: {exc}") from exc
-            key = (root, live.version, turn.token_budget, turn.model_id, touched, counter.epoch)
+            miner = self._miner_for(root)
+            focus = self._focus(turn, root, touched, miner.history)
+            key = (
+                root,
+                live.version,
+                miner.version,
+                turn.token_budget,
+                turn.model_id,
+                focus.touched,
+                focus.fresh,
+                focus.cwd,
+                counter.epoch,
+            )
             if self._answer is not None and self._answer.key == key:
                 return self._answer.contribution
             settings = self._settings
-            view = View(str(root), settings.show_files, settings.max_depth, listing.unreadable)
-            section = render_section(listing.tree, view, touched, turn.token_budget, counter)
+            view = View(
+                root.name or ".", settings.show_files, settings.max_depth, listing.unreadable
+            )
+            section = render_section(listing.tree, view, focus, turn.token_budget, counter)
             if section is None:
                 log.warning("token budget %d is too small for the file tree", turn.token_budget)
             contribution = Contribution((section,) if section is not None else ())
             self._answer = _Answer(key, contribution)
             return contribution
+
+    def _focus(
+        self, turn: Turn, root: Path, touched: tuple[str, ...], history: History | None
+    ) -> Focus:
+        """Where the agent is: this turn's files (the ones the kernel's growing list added
+        last), earlier ones, the working directory below the root, and the history."""
+        last = self._sessions.get(turn.session_id)
+        if last is None or last[0] != touched:
+            known = set(last[0]) if last is not None else set()
+            fresh = tuple(p for p in touched if p not in known) or touched
+            self._sessions[turn.session_id] = (touched, fresh)
+            while len(self._sessions) > MAX_SESSIONS:
+                self._sessions.pop(next(iter(self._sessions)))
+        else:
+            fresh = last[1]
+        focus = order_touched(fresh, [p for p in touched if p not in fresh])
+        try:
+            cwd = turn.working_directory.resolve().relative_to(root).as_posix()
+        except ValueError:
+            cwd = "."
+        return replace(focus, cwd="" if cwd == "." else cwd, history=history)
+
+    def _miner_for(self, root: Path) -> HistoryMiner:
+        if self._miner is None or self._miner_root != root:
+            if self._miner is not None:
+                self._miner.close()
+            self._miner = HistoryMiner(root, self._runner)
+            self._miner_root = root
+        return self._miner
 
     def _located(self, turn: Turn) -> tuple[Path, tuple[str, ...]]:
         """The root and the normalised ``files_touched``, remembered while the request repeats.
@@ -159,5 +220,8 @@ class FileTreeProvider:
     def _drop(self) -> None:
         if self._live is not None:
             self._live.close()
+        if self._miner is not None:
+            self._miner.close()
         self._live = None
+        self._miner = None
         self._answer = None

@@ -17,6 +17,7 @@ from providers.core.budget import TokenCounter, fallback_tokens_for_bytes, fit
 from providers.core.types import Section, Stability, Unit
 from providers.file_tree.layout import Layout
 from providers.file_tree.plan import Plan, plan
+from providers.file_tree.rank import Focus
 from providers.file_tree.tree import Tree
 
 LABEL = "file tree"
@@ -37,18 +38,24 @@ class View:
 def render_section(
     tree: Tree,
     view: View,
-    touched: Sequence[str],
+    focus: Focus | Sequence[str],
     budget: int,
     counter: TokenCounter,
 ) -> Section | None:
-    """The file tree section within ``budget`` tokens by ``counter``; None when nothing fits."""
+    """The file tree section within ``budget`` tokens by ``counter``; None when nothing fits.
+
+    ``focus`` says where the agent is (:class:`~providers.file_tree.rank.Focus`); a plain
+    sequence of paths is files touched this turn, with no history.
+    """
     if budget <= 0:
         return None
+    if not isinstance(focus, Focus):
+        focus = Focus(touched=tuple(focus))
 
     def fresh() -> Layout:
         return Layout(tree, view.root_label, show_files=view.show_files, unreadable=view.unreadable)
 
-    planned = plan(tree, fresh(), touched, view.max_depth, budget * 4 + _SLACK_BYTES)
+    planned = plan(tree, fresh(), focus, view.max_depth, budget * 4 + _SLACK_BYTES)
     units = _units(planned, budget)
     texts: dict[int, str] = {}
 

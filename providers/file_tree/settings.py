@@ -8,7 +8,7 @@ from typing import Any
 
 from providers.core.config import COMMON_ATTRIBUTES, resolve_config, whole_number
 from providers.core.types import AttrType, ConfigAttribute
-from providers.file_tree.listing import DEFAULT_IGNORE_FILE, ListingOptions
+from providers.file_tree.listing import AI_IGNORE_FILES, DEFAULT_IGNORE_FILE, ListingOptions
 
 NAME = "file-tree"
 DEFAULT_TOKEN_BUDGET = 1000
@@ -28,6 +28,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "Deepest level expanded breadth first (1: the root's entries only); directories "
         "on the way to files_touched are expanded regardless. Unset: no limit.",
         bounds=(0, 10_000),
+        zero_is_default=True,
     ),
     ConfigAttribute(
         "show_files",
@@ -41,6 +42,13 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "Our own gitignore-style file at the repository root (patterns relative to the "
         'root); "" for none.',
         default=DEFAULT_IGNORE_FILE,
+    ),
+    ConfigAttribute(
+        "ai_ignore_files",
+        AttrType.LIST_STRING,
+        "Other agents' ignore files at the repository root honoured too (gitignore syntax); "
+        "list the ones to honour, [] for none.",
+        default=AI_IGNORE_FILES,
     ),
     ConfigAttribute(
         "watch",
@@ -66,7 +74,9 @@ def settings_from(config: Mapping[str, Any]) -> Settings:
     """Check ``config`` against :data:`SCHEMA` (``invalid_request`` on anything wrong)."""
     values = resolve_config(SCHEMA, config)
     return Settings(
-        ListingOptions(tuple(values["exclude"]), values["ignore_file"]),
+        ListingOptions(
+            tuple(values["exclude"]), values["ignore_file"], tuple(values["ai_ignore_files"])
+        ),
         whole_number(values, "max_depth"),
         values["show_files"],
         values["watch"],

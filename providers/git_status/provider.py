@@ -17,6 +17,7 @@ from typing import Any
 from providers.core.budget import TokenCounter
 from providers.core.identity import published_identity
 from providers.core.provider import unless_busy
+from providers.core.rendering import Node
 from providers.core.request import Turn
 from providers.core.types import (
     Capabilities,
@@ -34,6 +35,7 @@ from providers.git_status.settings import (
     settings_from,
 )
 from providers.git_status.tracker import RepoTracker
+from providers.git_status.view import status_view
 
 
 class GitStatusProvider:
@@ -73,6 +75,10 @@ class GitStatusProvider:
             self._close()
             self._settings = settings
             self._git = Git(settings.git, timeout_ms=settings.timeout_ms, environ=self._environ)
+
+    def render(self, label: str, text: str) -> Node:
+        """Render: the section as styled lines and lists (:func:`status_view`)."""
+        return status_view(label, text)
 
     def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
         if self._settings is None:

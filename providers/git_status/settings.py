@@ -31,6 +31,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         AttrType.STRING,
         "Untracked files: `all` (every file), `normal` (directories collapsed), `no` (skip).",
         default="normal",
+        zero_is_default=True,
     ),
     ConfigAttribute(
         "max_entries",
@@ -38,12 +39,14 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "At most this many changed paths are listed one per line; more are grouped by directory.",
         default=DEFAULT_MAX_ENTRIES,
         bounds=(0, 100_000),
+        zero_is_default=True,
     ),
     ConfigAttribute(
         "git",
         AttrType.STRING,
         "The git executable: a name looked up on PATH, or a path.",
         default="git",
+        zero_is_default=True,
     ),
     ConfigAttribute(
         "timeout_ms",
@@ -51,6 +54,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "Give up on a git command after this many milliseconds (the turn gets no section).",
         default=DEFAULT_TIMEOUT_MS,
         bounds=(1, 600_000),
+        zero_is_default=True,
     ),
     ConfigAttribute(
         "watch",

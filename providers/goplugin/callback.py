@@ -223,6 +223,13 @@ def _level(record: logging.LogRecord) -> tuple[log_pb2.LogLevel, str]:
     return log_pb2.LOG_LEVEL_TRACE, "TRACE"
 
 
+def log_request(entry: log_pb2.LogEntry) -> kernel_pb2.LogRequest:
+    """One entry in both kernels' shapes: upstream main reads ``entry`` (field 2),
+    feat/pkg-plugin-sdk reserves 2 and reads the batch ``entries`` (field 3). Each
+    rejects the other's shape and ignores unknown fields, so both carry it."""
+    return kernel_pb2.LogRequest(entry=entry, entries=[entry])
+
+
 class KernelLogHandler(logging.Handler):
     """Forwards log records to the kernel's Log; stderr (hclog-tagged) when it cannot.
 
@@ -251,7 +258,7 @@ class KernelLogHandler(logging.Handler):
             entry = log_pb2.LogEntry(
                 level=wire_level, logger=record.name, message=message, time=when
             )
-            self._queue.put((kernel_pb2.LogRequest(entry=entry), fallback))
+            self._queue.put((log_request(entry), fallback))
             if self._sender is None:
                 self._sender = threading.Thread(target=self._send, name="kernel-log", daemon=True)
                 self._sender.start()

@@ -24,6 +24,7 @@ from providers.core.errors import ErrorCategory, ProviderError
 from providers.core.handle import ProviderHandle
 from providers.core.identity import configured_name, local_name_from_env, section_provider_name
 from providers.core.provider import ContextProvider, contribute
+from providers.core.rendering import check_schema_version, render_section
 from providers.core.types import Contribution
 from providers.goplugin import convert
 from providers.goplugin.callback import KernelCounter, TokenCountCache
@@ -117,7 +118,20 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
     def Render(
         self, request: context_pb2.RenderRequest, context: grpc.ServicerContext
     ) -> context_pb2.RenderResponse:
-        context.abort(grpc.StatusCode.UNIMPLEMENTED, "Render is optional; not implemented")
+        """One of our sections (schema_version "1") as a render tree, drawn by the provider
+        that wrote it; UNIMPLEMENTED (conformant) for a provider without ``render``."""
+        provider = self._guard(context, request, self._handle.get)
+        render = self._handle.render
+        if render is None:
+            context.abort(grpc.StatusCode.UNIMPLEMENTED, "Render is optional; not implemented")
+
+        def answer() -> context_pb2.RenderResponse:
+            check_schema_version(request.schema_version)
+            payload = convert.section_payload(request.payload)
+            ours = self._section_provider_name(provider)
+            return convert.render_response(render_section(render, payload, ours))
+
+        return self._guard(context, request, answer)
 
     def _guard(self, context: grpc.ServicerContext, request: object, call: Callable[[], T]) -> T:
         """Run ``call``, its failures classified; a request that did not decode is refused."""

@@ -7,12 +7,25 @@ from collections.abc import Iterable
 from typing import Any
 
 from google.protobuf import json_format
+from google.protobuf.message import DecodeError
 
 from providers._gen.pluggableharness.common.v1 import common_pb2
 from providers._gen.pluggableharness.config.v1 import config_pb2
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2
 from providers._gen.pluggableharness.model.v1 import model_pb2
+from providers._gen.pluggableharness.render.v1 import render_pb2
+from providers.core.errors import invalid_request
+from providers.core.rendering import (
+    CodeBlock,
+    Collapsible,
+    Group,
+    ListNode,
+    Node,
+    SectionPayload,
+    Text,
+    TextStyle,
+)
 from providers.core.types import (
     AttrType,
     Capabilities,
@@ -174,3 +187,82 @@ def config_to_proto(config: dict[str, Any]) -> context_pb2.ConfigureRequest:
     request = context_pb2.ConfigureRequest()
     request.config.update(config)
     return request
+
+
+_TEXT_STYLE = {
+    TextStyle.NORMAL: render_pb2.TEXT_STYLE_NORMAL,
+    TextStyle.BOLD: render_pb2.TEXT_STYLE_BOLD,
+    TextStyle.ITALIC: render_pb2.TEXT_STYLE_ITALIC,
+    TextStyle.CODE: render_pb2.TEXT_STYLE_CODE,
+    TextStyle.DIM: render_pb2.TEXT_STYLE_DIM,
+    TextStyle.ERROR: render_pb2.TEXT_STYLE_ERROR,
+    TextStyle.WARNING: render_pb2.TEXT_STYLE_WARNING,
+    TextStyle.SUCCESS: render_pb2.TEXT_STYLE_SUCCESS,
+}
+_STYLE_FROM_WIRE = {wire: style for style, wire in _TEXT_STYLE.items()}
+
+
+def section_payload(payload: bytes) -> SectionPayload:
+    """A Render payload (schema_version "1") as the section it must be; ``invalid_request``
+    when the bytes are not a ContextSection."""
+    try:
+        section = content_pb2.ContextSection.FromString(payload)
+    except DecodeError as exc:
+        raise invalid_request(
+            f"Render: the payload is not a serialized content.v1.ContextSection ({exc})"
+        ) from exc
+    return SectionPayload(section.provider, section.label, section_text(section))
+
+
+def node_to_proto(node: Node) -> render_pb2.RenderNode:
+    match node:
+        case Text(content, style):
+            text = render_pb2.TextNode(content=content)
+            if style is not None:
+                text.style = _TEXT_STYLE[style]
+            return render_pb2.RenderNode(text=text)
+        case CodeBlock(content, language):
+            code = render_pb2.CodeBlockNode(content=content)
+            if language is not None:
+                code.language = language
+            return render_pb2.RenderNode(code_block=code)
+        case ListNode(items, ordered):
+            listed = render_pb2.ListNode(items=[node_to_proto(i) for i in items], ordered=ordered)
+            return render_pb2.RenderNode(list=listed)
+        case Group(children):
+            group = render_pb2.GroupNode(children=[node_to_proto(c) for c in children])
+            return render_pb2.RenderNode(group=group)
+        case Collapsible(summary, children, collapsed):
+            folded = render_pb2.CollapsibleNode(
+                summary=summary,
+                children=[node_to_proto(c) for c in children],
+                collapsed_by_default=collapsed,
+            )
+            return render_pb2.RenderNode(collapsible=folded)
+    raise TypeError(f"not a render node: {node!r}")  # pragma: no cover
+
+
+def render_response(node: Node) -> context_pb2.RenderResponse:
+    return context_pb2.RenderResponse(tree=render_pb2.RenderTree(root=node_to_proto(node)))
+
+
+def node_from_proto(message: render_pb2.RenderNode) -> Node:
+    """The kernel's side (the preview). A variant we never build (diff, table, link,
+    sub-session, action) or none at all becomes a text naming it: never dropped."""
+    which = message.WhichOneof("node")
+    if which == "text":
+        style = message.text.style if message.text.HasField("style") else None
+        return Text(message.text.content, _STYLE_FROM_WIRE.get(style) if style else None)
+    if which == "code_block":
+        code = message.code_block
+        return CodeBlock(code.content, code.language if code.HasField("language") else None)
+    if which == "list":
+        items = tuple(node_from_proto(i) for i in message.list.items)
+        return ListNode(items, message.list.ordered)
+    if which == "group":
+        return Group(tuple(node_from_proto(c) for c in message.group.children))
+    if which == "collapsible":
+        folded = message.collapsible
+        children = tuple(node_from_proto(c) for c in folded.children)
+        return Collapsible(folded.summary, children, folded.collapsed_by_default)
+    return Text(f"[{which or 'empty'} node]", TextStyle.DIM)

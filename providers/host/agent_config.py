@@ -1,11 +1,17 @@
 """agent.hcl as the kernel reads it: required_providers, provider blocks, dev_overrides.
 
-Declaration order (the chain order) is the order of the ``provider`` blocks,
-then any required provider without a block. ``dev_overrides`` maps a local
-name to an executable; the kernel reads it from its global config.hcl, and so
-do we (``$XDG_CONFIG_HOME/agent/config.hcl``), plus from agent.hcl itself for
-convenience. Without an override, one of our published sources maps to our
-installed console script (``.../repo-conventions`` -> ``context-repo-conventions``).
+The kernel's loader (``internal/config/load.go``, ``provider.go``) accepts a
+closed set of top-level blocks and no top-level attributes, rejects a second
+``provider "x"`` or ``required_providers`` block, and requires both
+``source`` and ``version`` of every required provider; so do we, with its
+wording. Declaration order (the chain order) is the order of the ``provider``
+blocks, then any required provider without a block. ``dev_overrides`` maps a
+local name to an executable and lives only in the global config.hcl
+(``$XDG_CONFIG_HOME/agent/config.hcl``; in agent.hcl it is an unsupported
+block, as in the kernel). Without an override, one of our published sources
+maps to our installed console script (``.../repo-conventions`` ->
+``context-repo-conventions``). The provider blocks are decoded against each
+plugin's schema at bring-up (:mod:`providers.host.decode`).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from providers.core.identity import SOURCE
+from providers.host.decode import BLOCK_MARK
 from providers.registry import by_published
 
 
@@ -47,7 +54,7 @@ def _load_hcl(path: Path) -> dict[str, Any]:
     from hcl2 import SerializationOptions
 
     options = SerializationOptions(
-        with_comments=False, explicit_blocks=False, strip_string_quotes=True
+        with_comments=False, explicit_blocks=True, strip_string_quotes=True
     )
     try:
         with path.open(encoding="utf-8") as handle:
@@ -59,39 +66,123 @@ def _load_hcl(path: Path) -> dict[str, Any]:
     return data
 
 
-def _merged(blocks: Any) -> dict[str, Any]:
-    """hcl2 gives each top-level block as a list of one-key dicts; merge them in order."""
-    merged: dict[str, Any] = {}
-    for block in blocks if isinstance(blocks, list) else [blocks]:
-        if isinstance(block, Mapping):
-            merged.update(block)
-    return merged
+_AGENT_BLOCKS = {
+    "required_providers": 0,
+    "provider": 1,
+    "policy": 1,
+    "agent_profile": 1,
+    "hook": 1,
+    "settings": 0,
+}
+"""The kernel's closed set of top-level blocks (``internal/config/load.go``), with their
+label counts. Several ``policy`` and ``hook`` blocks may share a label; the others not."""
+_REPEATABLE = ("policy", "hook")
+_GLOBAL_BLOCKS = {"dev_overrides": 0, "registry_mirror": 0}
+"""The global config.hcl's blocks (``internal/registry/globalconfig.go``)."""
+
+
+def _is_block(value: Any) -> bool:
+    return isinstance(value, Mapping) and bool(value.get(BLOCK_MARK))
+
+
+def _blocks(path: Path, data: Mapping[str, Any], allowed: Mapping[str, int]) -> dict[str, Any]:
+    """The top-level blocks by type as ``[(label, body)]``, checked as the kernel checks them."""
+    found: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for kind, value in data.items():
+        items = value if isinstance(value, list) else [value]
+        if (
+            not items
+            or not all(isinstance(item, Mapping) for item in items)
+            or not any(
+                _is_block(item) or (len(item) == 1 and _is_block(next(iter(item.values()))))
+                for item in items
+            )
+        ):
+            raise ConfigError(
+                f'{path}: Unsupported argument; An argument named "{kind}" is not expected here.'
+            )
+        if kind not in allowed:
+            raise ConfigError(
+                f'{path}: Unsupported block type; Blocks of type "{kind}" are not expected here.'
+            )
+        labels = allowed[kind]
+        for item in items:
+            labelled = not _is_block(item)
+            if labels and not labelled:
+                raise ConfigError(
+                    f"{path}: Missing name for {kind}; All {kind} blocks must have 1 labels."
+                )
+            if not labels and labelled:
+                raise ConfigError(f"{path}: Extraneous label for {kind}; No labels are expected.")
+            label, body = next(iter(item.items())) if labelled else ("", item)
+            seen = found.setdefault(kind, [])
+            if kind not in _REPEATABLE and any(other == label for other, _ in seen):
+                raise ConfigError(
+                    f'config: {kind} "{label}": config: duplicate block'
+                    if labels
+                    else f"config: config: duplicate block: {kind}"
+                )
+            seen.append((label, {k: v for k, v in body.items() if k != BLOCK_MARK}))
+    return found
+
+
+def _required(path: Path, body: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """``required_providers`` entries; each needs a string ``source`` and ``version``."""
+    entries: dict[str, Mapping[str, Any]] = {}
+    for name, entry in body.items():
+        if not isinstance(entry, Mapping) or _is_block(entry):
+            raise ConfigError(f'config: required_providers: "{name}": invalid attribute value')
+        for field_name in ("source", "version"):
+            value = entry.get(field_name)
+            if value is None:
+                raise ConfigError(
+                    f'config: required_providers: "{name}": {field_name}: '
+                    "config: missing required field"
+                )
+            if not isinstance(value, str):
+                raise ConfigError(
+                    f'config: required_providers: "{name}": {field_name}: must be a string'
+                )
+        entries[name] = entry
+    return entries
 
 
 def load_agent_config(path: Path, *, global_config: Path | None = None) -> AgentConfig:
-    data = _load_hcl(path)
-    required = _merged(data.get("required_providers", []))
-    blocks = _merged(data.get("provider", []))
-    overrides: dict[str, str] = {}
-    global_path = global_config or _default_global_config()
-    if global_path is not None and global_path.is_file():
-        overrides.update(_merged(_load_hcl(global_path).get("dev_overrides", [])))
-    overrides.update(_merged(data.get("dev_overrides", [])))
-    for name in blocks:
+    """agent.hcl as the kernel's loader reads it; ``dev_overrides`` from the global config."""
+    blocks = _blocks(path, _load_hcl(path), _AGENT_BLOCKS)
+    required: dict[str, Mapping[str, Any]] = {}
+    for _, body in blocks.get("required_providers", []):
+        required.update(_required(path, body))
+    provider_blocks = dict(blocks.get("provider", []))
+    for name in provider_blocks:
         if name not in required:
             raise ConfigError(f'provider "{name}" has no entry in required_providers')
-    order = [*blocks, *(n for n in required if n not in blocks)]
-    declarations = []
-    for name in order:
-        entry = required[name]
-        if not isinstance(entry, Mapping) or not isinstance(entry.get("source"), str):
-            raise ConfigError(f"required_providers.{name} needs a source")
-        declarations.append(
-            ProviderDeclaration(
-                name, entry["source"], str(entry.get("version", "")), dict(blocks.get(name, {}))
-            )
+    overrides = load_dev_overrides(global_config or _default_global_config())
+    order = [*provider_blocks, *(n for n in required if n not in provider_blocks)]
+    declarations = [
+        ProviderDeclaration(
+            name,
+            str(required[name]["source"]),
+            str(required[name]["version"]),
+            provider_blocks.get(name, {}),
         )
-    return AgentConfig(path, tuple(declarations), {k: str(v) for k, v in overrides.items()})
+        for name in order
+    ]
+    return AgentConfig(path, tuple(declarations), overrides)
+
+
+def load_dev_overrides(path: Path | None) -> dict[str, str]:
+    """``dev_overrides { name = "/path/to/binary" }`` from the global config.hcl, if any."""
+    if path is None or not path.is_file():
+        return {}
+    blocks = _blocks(path, _load_hcl(path), _GLOBAL_BLOCKS)
+    overrides: dict[str, str] = {}
+    for _, body in blocks.get("dev_overrides", []):  # the last block wins, as upstream
+        for name, value in body.items():
+            if not isinstance(value, str):
+                raise ConfigError(f'registry: dev_overrides: "{name}": invalid attribute value')
+            overrides[name] = value
+    return overrides
 
 
 def _default_global_config() -> Path | None:

@@ -2,8 +2,15 @@
 
 CountTokens answers with the documented fallback (no exact tokenizer here):
 ``ceil(total UTF-8 bytes of the text blocks / 4)``, summed before rounding,
-non-text blocks ignored, ``exact=false``. ``Log`` is validated the way the
-kernel does. A mode that answers UNIMPLEMENTED stands in for older kernels.
+non-text blocks ignored, ``exact=false``. A mode that answers UNIMPLEMENTED
+stands in for older kernels.
+
+``Log`` is validated the way upstream's kernels do (``internal/log``). Upstream
+``main`` reads ``entry`` (field 2) and refuses a request without it;
+``feat/pkg-plugin-sdk`` reserves field 2 and reads the batch ``entries``
+(field 3), skipping bad entries one by one and refusing the call only when none
+is good. By default either shape is accepted (``entries`` first); ``log_shape``
+``"main"`` or ``"feat"`` reads only that branch's field, as that kernel would.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import threading
 from collections.abc import Callable
 from concurrent import futures
 from dataclasses import dataclass, field
+from typing import Literal
 
 import grpc
 
@@ -28,6 +36,36 @@ def kernel_token_count(blocks: list[content_pb2.ContentBlock]) -> int:
     """The kernel's fallback count over content blocks."""
     total = sum(len(b.text.text.encode("utf-8")) for b in blocks if b.WhichOneof("block") == "text")
     return fallback_tokens_for_bytes(total)
+
+
+LogShape = Literal["either", "main", "feat"]
+_NO_ENTRY = {
+    "main": "log: entry is required",
+    "feat": "log: entries is required and must be non-empty",
+    "either": "log: entries is required and must be non-empty (or entry, as main reads it)",
+}
+_MISSING = "log: entry: log: missing required field: "
+
+
+def entry_problem(entry: log_pb2.LogEntry) -> str | None:
+    """Why the kernel rejects ``entry`` (its RecordFromEntry's message), or None."""
+    if entry.level == log_pb2.LOG_LEVEL_UNSPECIFIED:
+        return _MISSING + "level"
+    if not entry.message:
+        return _MISSING + "message"
+    if not entry.HasField("time"):
+        return _MISSING + "time"
+    if entry.level not in log_pb2.LogLevel.values():
+        return f"log: entry: log: level: log: invalid level: {entry.level}"
+    return None
+
+
+def request_entries(request: kernel_pb2.LogRequest, shape: LogShape) -> list[log_pb2.LogEntry]:
+    """The entries a kernel of ``shape`` reads from ``request``."""
+    batch = list(request.entries) if shape != "main" else []
+    if batch or shape == "feat":
+        return batch
+    return [request.entry] if request.HasField("entry") else []
 
 
 @dataclass
@@ -46,8 +84,10 @@ class KernelCallbacks(kernel_pb2_grpc.KernelCallbackServiceServicer):
         count_tokens: bool = True,
         log_sink: Callable[[str], None] | None = None,
         label: str = "",
+        log_shape: LogShape = "either",
     ) -> None:
         self._count_tokens = count_tokens
+        self._log_shape: LogShape = log_shape
         self._sink = log_sink
         self._label = label
         self._lock = threading.Lock()
@@ -67,23 +107,28 @@ class KernelCallbacks(kernel_pb2_grpc.KernelCallbackServiceServicer):
     def Log(
         self, request: kernel_pb2.LogRequest, context: grpc.ServicerContext
     ) -> kernel_pb2.LogResult:
-        entry = request.entry
-        if (
-            not request.HasField("entry")
-            or entry.level == log_pb2.LOG_LEVEL_UNSPECIFIED
-            or not entry.message
-            or not entry.HasField("time")
-        ):
+        entries = request_entries(request, self._log_shape)
+        if not entries:
             with self._lock:
                 self.stats.rejected_logs += 1
-            context.abort(
-                grpc.StatusCode.INVALID_ARGUMENT, "entry with level, message, time required"
-            )
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, _NO_ENTRY[self._log_shape])
+        accepted: list[log_pb2.LogEntry] = []
+        problem = ""
+        for entry in entries:  # a bad entry is skipped; the call fails only if all are
+            found = entry_problem(entry)
+            if found is None:
+                accepted.append(entry)
+            else:
+                problem = found
         with self._lock:
-            self.stats.log_entries.append(entry)
+            self.stats.rejected_logs += len(entries) - len(accepted)
+            self.stats.log_entries.extend(accepted)
+        if not accepted:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, problem)
         if self._sink is not None:
-            level = log_pb2.LogLevel.Name(entry.level).removeprefix("LOG_LEVEL_")
-            self._sink(f"[{level}] {self._label}: {entry.message}")
+            for entry in accepted:
+                level = log_pb2.LogLevel.Name(entry.level).removeprefix("LOG_LEVEL_")
+                self._sink(f"[{level}] {self._label}: {entry.message}")
         return kernel_pb2.LogResult()
 
 

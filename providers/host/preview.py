@@ -27,6 +27,7 @@ from providers.core.types import ContextRequest, ModelTarget
 from providers.host.agent_config import ConfigError, load_agent_config
 from providers.host.chain import TurnResult, run_turn
 from providers.host.console import CommandParser
+from providers.host.rendering import rendered_turn
 from providers.host.scratch import scratch_repository
 from providers.host.session import open_session
 
@@ -76,7 +77,12 @@ def touch(repo: Path, paths: list[str]) -> None:
 
 
 def run(
-    directory: Path, out: TextIO, *, in_place: bool = False, kernel_compat: bool = False
+    directory: Path,
+    out: TextIO,
+    *,
+    in_place: bool = False,
+    render: bool = False,
+    kernel_compat: bool = False,
 ) -> int:
     """``kernel_compat``: the reference host answers CountTokens UNIMPLEMENTED, as the
     upstream kernel does, so the providers' own fallback counts every section."""
@@ -85,17 +91,19 @@ def run(
         sys.stderr.write(f"error: {directory / 'agent.hcl'} not found\n")
         return 2
     if in_place or (directory / ".git").exists():
-        return _run(directory, out, edit=False, kernel_compat=kernel_compat)
+        return _run(directory, out, edit=False, render=render, kernel_compat=kernel_compat)
     with tempfile.TemporaryDirectory(prefix="preview-") as scratch:
         repo = scratch_repository(directory, Path(scratch))
         out.write(
             f"(running in a scratch git copy of {directory}: {repo}; "
             "touched files are edited there)\n\n"
         )
-        return _run(repo, out, edit=True, kernel_compat=kernel_compat)
+        return _run(repo, out, edit=True, render=render, kernel_compat=kernel_compat)
 
 
-def _run(directory: Path, out: TextIO, *, edit: bool, kernel_compat: bool = False) -> int:
+def _run(
+    directory: Path, out: TextIO, *, edit: bool, render: bool = False, kernel_compat: bool = False
+) -> int:
     try:
         config = load_agent_config(directory / "agent.hcl")
     except ConfigError as exc:
@@ -130,6 +138,8 @@ def _run(directory: Path, out: TextIO, *, edit: bool, kernel_compat: bool = Fals
             problems = [f"{o.name}: {p}" for o in result.outcomes for p in o.problems]
             for line in problems:
                 out.write(f"! {line}\n")
+            if render:
+                out.write("\n" + rendered_turn(session.slots, result))
             out.write("\n")
         if logs:
             out.write("provider logs:\n" + "".join(f"  {line}\n" for line in logs))
@@ -159,9 +169,20 @@ def main(argv: list[str], *, prog: str = "python -m providers preview") -> int:
         help="run on DIR as it is (default for a git repository top; otherwise a scratch copy)",
     )
     parser.add_argument(
+        "--render",
+        action="store_true",
+        help="after each turn, render each section through its provider's Render RPC",
+    )
+    parser.add_argument(
         "--kernel-compat",
         action="store_true",
         help="answer CountTokens UNIMPLEMENTED, as the upstream kernel does",
     )
     args = parser.parse_args(argv)
-    return run(args.directory, sys.stdout, in_place=args.in_place, kernel_compat=args.kernel_compat)
+    return run(
+        args.directory,
+        sys.stdout,
+        in_place=args.in_place,
+        render=args.render,
+        kernel_compat=args.kernel_compat,
+    )

@@ -13,8 +13,6 @@ import grpc
 
 from providers._gen.pluggableharness.common.v1 import common_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2
-from providers.core.config import resolve_config
-from providers.core.errors import ProviderError
 from providers.core.types import AttrType, ConfigAttribute
 from providers.goplugin.convert import attr_type_name, config_to_proto, stability_from_proto
 from providers.goplugin.status import context_error_from
@@ -26,6 +24,7 @@ from providers.host.agent_config import (
 )
 from providers.host.callback_server import KernelCallbacks
 from providers.host.chain import Slot
+from providers.host.decode import DecodeError, decode_block
 from providers.host.launcher import LaunchError, PluginProcess
 
 RPC_TIMEOUT_S = 10.0
@@ -80,11 +79,13 @@ def bring_up(
             context_pb2.GetCapabilitiesRequest(), timeout=RPC_TIMEOUT_S
         ).capabilities
         try:
-            resolve_config(schema_from_proto(caps.config_schema.attributes), block)
-        except ProviderError as error:
-            raise LaunchError(f'provider "{declaration_name}" block: {error.message}') from error
+            decoded = decode_block(schema_from_proto(caps.config_schema.attributes), block)
+        except DecodeError as error:
+            raise LaunchError(
+                f'config: decode provider config: provider "{declaration_name}": {error}'
+            ) from error
         try:
-            plugin.stub.Configure(config_to_proto(dict(block)), timeout=RPC_TIMEOUT_S)
+            plugin.stub.Configure(config_to_proto(decoded), timeout=RPC_TIMEOUT_S)
         except grpc.RpcError as call:
             detail = context_error_from(call)
             raise LaunchError(
@@ -93,7 +94,8 @@ def bring_up(
     except BaseException:
         plugin.close()
         raise
-    budget = block.get("token_budget", caps.default_token_budget)
+    # null (omitted) or 0 (the spec's zero value for an omitted number): the default.
+    budget = decoded.get("token_budget") or caps.default_token_budget
     stability = stability_from_proto(caps.stability)
     return Slot(
         plugin,

@@ -22,6 +22,7 @@ from providers.core.budget import TokenCounter, fit
 from providers.core.identity import published_identity
 from providers.core.markdown import split_lines, split_units
 from providers.core.render import left_out_note
+from providers.core.rendering import Node, markdown_section
 from providers.core.request import Turn
 from providers.core.sources import FileKey, Unavailable
 from providers.core.types import (
@@ -82,6 +83,10 @@ class RepoConventionsProvider:
         """Check the config (declared paths must name something); drop the cache."""
         self._settings = settings_from(config)
         self._cache = None
+
+    def render(self, label: str, text: str) -> Node:
+        """Render: a convention file as a collapsed section of markdown."""
+        return markdown_section(label, text)
 
     def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
         epoch = counter.epoch  # before rendering: a stand-in count moves it on

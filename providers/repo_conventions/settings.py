@@ -30,6 +30,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "Convention files to read, in precedence order, relative to the repository "
         "root; globs allowed. Replaces the default list.",
         default=DEFAULT_PATHS,
+        zero_is_default=True,
     ),
     ConfigAttribute(
         "max_import_depth",
@@ -51,6 +52,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "Files larger than this are not read (reported instead).",
         default=DEFAULT_MAX_FILE_BYTES,
         bounds=(0, MAX_FILE_BYTES),
+        zero_is_default=True,
     ),
 )
 
@@ -86,7 +88,7 @@ def settings_from(config: Mapping[str, Any]) -> Settings:
     depth = whole_number(values, "max_import_depth")
     max_bytes = whole_number(values, "max_file_bytes")
     patterns = tuple(values["paths"])
-    explicit = config.get("paths") is not None
+    explicit = bool(config.get("paths"))  # null or [] (a zero value): the default list
     if explicit:
         missing = unresolved(find_root(Path.cwd()), patterns)
         if missing:

@@ -123,3 +123,36 @@ def common_dir(gitdir: Path) -> Path:
 def info_exclude(gitdir: Path) -> Path:
     """``$GIT_COMMON_DIR/info/exclude``: the repository's own ignore file."""
     return common_dir(gitdir) / "info" / "exclude"
+
+
+def head_commit(gitdir: Path) -> str | None:
+    """The commit HEAD points at, read from git's files (loose ref or ``packed-refs``);
+    None when unborn, or stored where files do not say (reftable): ask git then."""
+    head = read_prefix(gitdir / "HEAD", _POINTER_READ)
+    if head is None:
+        return None
+    text = head.decode("ascii", "replace").strip()
+    if not text.startswith("ref:"):
+        return text if _is_sha(text) else None
+    ref = text.removeprefix("ref:").strip()
+    common = common_dir(gitdir)
+    loose = read_prefix(common / ref, _POINTER_READ) or read_prefix(gitdir / ref, _POINTER_READ)
+    if loose is not None:
+        sha = loose.decode("ascii", "replace").strip()
+        return sha if _is_sha(sha) else None
+    packed = read_prefix(common / "packed-refs", _PACKED_REFS_READ)
+    if packed is None:
+        return None
+    wanted = b" " + os.fsencode(ref)
+    for line in packed.split(b"\n"):
+        if line.endswith(wanted):
+            sha = line[: -len(wanted)].decode("ascii", "replace")
+            return sha if _is_sha(sha) else None
+    return None
+
+
+_PACKED_REFS_READ = 64 * 1024 * 1024
+
+
+def _is_sha(text: str) -> bool:
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)

@@ -25,6 +25,7 @@ from providers.core.budget import TokenCounter
 from providers.core.identity import published_identity
 from providers.core.paths import normalise_touched
 from providers.core.provider import unless_busy
+from providers.core.rendering import Node, markdown_section
 from providers.core.request import Turn
 from providers.core.types import Capabilities, Contribution, Identity, Stability
 from providers.core.watch import WatcherFactory, WatchLifecycle, default_watcher
@@ -112,6 +113,10 @@ class ScopedDocsProvider:
         self._settings = settings_from(config)
         with self._lock:
             self._drop_state()
+
+    def render(self, label: str, text: str) -> Node:
+        """Render: a scoped doc, or the index, as a collapsed section of markdown."""
+        return markdown_section(label, text)
 
     def close(self) -> None:
         """Stop the watcher thread (tests and shutdown)."""

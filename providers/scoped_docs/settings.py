@@ -26,6 +26,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "Convention file names looked for in every directory between a touched file "
         "and the repository root (the root itself belongs to repo-conventions).",
         default=DEFAULT_NESTED_NAMES,
+        zero_is_default=True,
     ),
     ConfigAttribute(
         "rule_dirs",
@@ -40,12 +41,14 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "Rules that always apply (alwaysApply, no globs): 'ours' shows them first; "
         "'leave' leaves them to the repo conventions provider.",
         default="ours",
+        zero_is_default=True,
     ),
     ConfigAttribute(
         "max_docs",
         AttrType.NUMBER,
         "Most docs shown in full; the rest are only named.",
         bounds=(0, 10_000),
+        zero_is_default=True,
     ),
     ConfigAttribute(
         "watch",

@@ -21,6 +21,7 @@ from providers.core.errors import ErrorCategory, ProviderError
 from providers.core.provider import contribute
 from providers.core.types import AttrType, Stability
 from providers.core.watch import MAX_RESTARTS
+from providers.file_tree.listing import AI_IGNORE_FILES
 from providers.file_tree.provider import FileTreeProvider
 from providers.host.launcher import PluginProcess
 from tests.conftest import script
@@ -85,6 +86,7 @@ def test_identity_and_capabilities(make_provider: Make) -> None:
         "max_depth": AttrType.NUMBER,
         "show_files": AttrType.BOOL,
         "ignore_file": AttrType.STRING,
+        "ai_ignore_files": AttrType.LIST_STRING,
         "watch": AttrType.BOOL,
     }
 
@@ -113,13 +115,11 @@ def test_one_labelled_dynamic_section_within_budget(make_provider: Make, repo: P
     assert section.tokens <= 1000
     assert not section.truncated
     assert section.text == (
-        f"{repo}/\n"
-        "  docs/\n"
-        "    guide.md\n"
-        "  src/\n"
-        "    app/\n"
-        "      main.py\n"
-        "      util.py\n"
+        "repo/\n"  # the repository's name, never a machine path (issue 12)
+        "  docs/guide.md\n"  # single-child chains fold (issue 12)
+        "  src/app/\n"
+        "    main.py\n"
+        "    util.py\n"
         "  .gitignore\n"
         "  README.md\n"
         "(shown: 5 of 5 files, 3 of 3 dirs)\n"
@@ -180,8 +180,8 @@ def test_touched_paths_relative_to_a_subdirectory(make_provider: Make, repo: Pat
         write(repo, f"src/app/extra{i:02}.py")
     provider = make_provider(watcher_factory=WatcherBox())
     text = collect(provider, repo / "src" / "app", 60, ["extra39.py"])
-    assert text.startswith(f"{repo}/\n")
-    assert "      extra39.py\n" in text
+    assert text.startswith("repo/\n")
+    assert "  src/app/\n" in text and "    extra39.py\n" in text
 
 
 def test_repository_without_commits(make_provider: Make, tmp_path: Path) -> None:
@@ -189,7 +189,7 @@ def test_repository_without_commits(make_provider: Make, tmp_path: Path) -> None
     write(root, "a/b.txt")
     init_repo(root, commit=False)
     text = collect(make_provider(watcher_factory=WatcherBox()), root)
-    assert "    b.txt\n" in text
+    assert "  a/b.txt\n" in text
     assert ".git" not in text.replace(str(root), "")
 
 
@@ -197,7 +197,7 @@ def test_config_exclude_show_files_and_max_depth(make_provider: Make, repo: Path
     provider = make_provider({"exclude": ["docs/"], "show_files": False, "max_depth": 1})
     text = collect(provider, repo)
     assert text == (
-        f"{repo}/ (4 files, 2 dirs)\n"
+        "repo/ (4 files, 2 dirs)\n"
         "  src/ (2 files, 1 dir)\n"
         "(shown: 1 of 2 dirs; files not listed: 4)\n"
     )
@@ -213,12 +213,17 @@ def test_warm_turn_runs_no_git_and_returns_the_same_answer(make_provider: Make, 
     provider.answer_sent()
     assert box.last.started
     assert any(c.startswith("ls-files") for c in runner.calls)
-    # The watch started after the first listing: one listing to catch up, same answer.
-    assert contribute(provider, request(repo), FallbackCounter()) is first
+    assert provider._miner is not None
+    provider._miner.wait(10)  # the history is mined once the answer is out
+    assert any(c.startswith("log") for c in runner.calls)
+    # The watch started after the first listing (one listing to catch up) and the
+    # history arrived: the map may change once, then it stays.
+    settled = contribute(provider, request(repo), FallbackCounter())
     listed = len(runner.calls)
     second = contribute(provider, request(repo), FallbackCounter())
-    assert second is first
+    assert second is settled
     assert len(runner.calls) == listed
+    assert first.sections[0].text.splitlines()[0] == settled.sections[0].text.splitlines()[0]
     # A different budget renders again, still without git.
     contribute(provider, request(repo, 200), FallbackCounter())
     assert len(runner.calls) == listed
@@ -232,7 +237,7 @@ def test_created_and_deleted_files_update_incrementally(make_provider: Make, rep
     ignored = write(repo, "src/app/debug.log")
     box.last.report(new, ignored)
     text = collect(provider, repo)
-    assert "      new.py\n" in text
+    assert "    new.py\n" in text
     assert "debug.log" not in text
     # Only, once, where git's global excludes file is: the rules are ours, not git check-ignore.
     assert [c.split()[0] for c in runner.calls] == ["config"]
@@ -293,7 +298,7 @@ def test_first_answer_does_not_wait_for_deleted_files(
     assert "guide.md" in first  # git still tracks it; the deleted files were not awaited
     if hook:
         provider.answer_sent()
-        assert runner.calls[-1] == "ls-files -z --deleted"
+        assert "ls-files -z --deleted" in runner.calls[-2:]  # beside the history's git log
     assert "guide.md" not in collect(provider, repo)
     assert "ls-files -z --deleted" in runner.calls
     assert "guide.md" not in collect(provider, repo)
@@ -308,7 +313,7 @@ def test_created_directory_is_listed_with_its_contents(make_provider: Make, repo
     write(repo, "lib/y.log")
     box.last.report(repo / "lib")
     text = collect(provider, repo)
-    assert "  lib/\n    deep/\n      x.py\n" in text
+    assert "  lib/deep/x.py\n" in text
     assert "out.bin" not in text and "y.log" not in text
     assert listings(runner) == 0
 
@@ -594,3 +599,22 @@ def test_no_git_process_outlives_the_plugin(tmp_path: Path, repo: Path) -> None:
     else:
         os.kill(pid, 9)
         pytest.fail("git ls-files --deleted outlived the plugin")
+
+
+@pytest.mark.parametrize("name", AI_IGNORE_FILES)
+def test_other_agents_ignore_files_are_honoured(make_provider: Make, repo: Path, name: str) -> None:
+    """Issue 12: the AI-ignore files users already write hide entries from the map too,
+    each on its own (one file's negation does not re-include another's), and each can be
+    turned off."""
+    write(repo, "secrets/key.pem")
+    write(repo, "src/app/generated.py")
+    write(repo, name, "secrets/\n*.pem\n")
+    write(repo, ".contextignore", "src/app/generated.py\n")
+    text = collect(make_provider(watcher_factory=None), repo)
+    assert "secrets" not in text and "generated.py" not in text
+    others = [n for n in AI_IGNORE_FILES if n != name]
+    text = collect(make_provider({"ai_ignore_files": others}, watcher_factory=None), repo)
+    assert "secrets/key.pem" in text and "generated.py" not in text
+    write(repo, ".cursorignore" if name != ".cursorignore" else ".aiderignore", "!secrets/\n")
+    text = collect(make_provider(watcher_factory=None), repo)
+    assert "secrets" not in text

@@ -14,11 +14,12 @@ from hypothesis import strategies as st
 from providers.core.budget import FallbackCounter
 from providers.core.types import Section, Stability
 from providers.file_tree.layout import Layout, counts, display
-from providers.file_tree.plan import CHUNK, plan
+from providers.file_tree.plan import plan
 from providers.file_tree.render import View, render_section
 from providers.file_tree.tree import Tree
 
 ROOT = "/work/repo"
+CHUNK = 16
 TOTALS = re.compile(r"^\(shown: ([\d,]+) of ([\d,]+) files, ([\d,]+) of ([\d,]+) dirs")
 
 
@@ -40,7 +41,8 @@ def section(
 
 
 def shown_paths(text: str) -> set[str]:
-    """The entries a rendering shows, as paths (directories end with ``/``)."""
+    """The entries a rendering shows, as paths (directories end with ``/``); a folded
+    chain (``a/b/c.py``) shows each of its directories too."""
     stack: list[str] = []
     shown: set[str] = set()
     for line in text.splitlines()[1:-1]:
@@ -50,7 +52,11 @@ def shown_paths(text: str) -> set[str]:
             continue
         name = entry.split(" (")[0]
         del stack[depth - 1 :]
-        path = "".join(stack) + name
+        base = "".join(stack)
+        parts = name.rstrip("/").split("/")
+        for i in range(1, len(parts)):
+            shown.add(base + "/".join(parts[:i]) + "/")
+        path = base + name
         shown.add(path)
         if name.endswith("/"):
             stack.append(name)
@@ -170,11 +176,12 @@ def test_layout_size_is_exact_after_every_step() -> None:
             layout = Layout(tree, ROOT, show_files=show_files, unreadable=2)
             planned = plan(tree, layout, touched, None, 10**9)
             replay = Layout(tree, ROOT, show_files=show_files, unreadable=2)
-            assert replay.size == len(replay.text().encode())
+            assert replay.size == len(replay.text(fold=False).encode())
+            assert len(replay.text().encode()) <= replay.size  # folding only shortens
             for group in (planned.base, *planned.groups):
                 for step in group:
                     replay.apply(step)
-                    assert replay.size == len(replay.text().encode())
+                    assert replay.size == len(replay.text(fold=False).encode())
             sizes = [planned.base_size, *planned.sizes]
             assert sizes == sorted(sizes), "group sizes must never shrink"
 
@@ -273,7 +280,7 @@ def test_max_depth_bounds_breadth_first_but_not_touched_paths() -> None:
     assert result is not None
     text = result.text
     assert "  a/ (1 file, 1 dir)\n" in text
-    assert "      z.py\n" in text
+    assert "  x/y/z.py\n" in text  # a single-child chain, folded
     assert not result.truncated  # a configured limit is not a budget cut
     root_only = section(tree, 1000, max_depth=0)
     assert root_only is not None

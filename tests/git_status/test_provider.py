@@ -52,7 +52,7 @@ def test_identity_and_capabilities() -> None:
     [
         ({"git": "/nonexistent/git"}, "/nonexistent/git"),
         ({"untracked": "some"}, "untracked"),
-        ({"timeout_ms": 0}, "timeout_ms"),
+        ({"timeout_ms": -5}, "timeout_ms"),
         ({"recent_commits": -1}, "recent_commits"),
         ({"max_entries": 1.5}, "max_entries"),
         ({"colour": True}, "colour"),

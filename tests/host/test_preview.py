@@ -71,3 +71,30 @@ def test_kernel_compat_preview_prints_the_same_full_prompt() -> None:
         assert f'<context provider="{name}"' in compat
     assert "(unknown)" not in compat and "(source_unavailable)" not in compat
     assert prompts(compat) == prompts(preview())
+
+
+def test_preview_render_draws_each_section_through_its_providers_render() -> None:
+    """``--render``: after each turn every accepted section goes back to its provider's
+    Render RPC (issue 11 item 5) and the tree is printed as indented text."""
+    result = subprocess.run(
+        [sys.executable, "-m", "providers", "preview", str(SAMPLE_REPO), "--render"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO_ROOT,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Render failed" not in out
+    turn_one = out.split("turn 2")[0]
+    for expected in (
+        "render: repo_conventions / AGENTS.md\n  [+] AGENTS.md\n    ```markdown\n    # tasklane\n",
+        "render: git_status / git status\n  <bold> On branch main\n",
+        "  <bold> Recent commits:\n  - <dim> ",
+        "render: file_tree / file tree\n  [-] ",
+        "    - .claude/rules/storage.md\n",  # a single-child chain, folded
+        "  <dim> (shown: ",
+        "render: scoped_docs / scoped docs index\n  [+] scoped docs index\n",
+    ):
+        assert expected in turn_one, expected
+    assert out.count("render: git_status / git status") == 3  # once a turn

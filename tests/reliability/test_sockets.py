@@ -51,12 +51,20 @@ def test_with_no_usable_directory_at_all_it_listens_on_tcp(tmp_path: Path) -> No
     )
     if probe.returncode != 0:
         pytest.skip("no mount namespace here: " + probe.stderr.decode().strip())
+    # What the plugin runs from: a clone in /tmp has its .venv and source there.
+    needed = [
+        Path(os.path.realpath(path))
+        for path in (script("context-repo-conventions"), sys.executable, *sys.path)
+        if path
+    ]
     deep = tmp_path / "gone"
     wrapper = tmp_path / "plugin-with-full-tmp"
     wrapper.write_text(
         "#!/bin/sh\n"
         "exec unshare -m sh -c '"
-        "set -e; " + "".join(_full_tmpfs(d) for d in ("/tmp", "/var/tmp")) + 'cd /tmp; exec "$0"\''
+        "set -e; "
+        + "".join(_full_tmpfs(d, needed) for d in ("/tmp", "/var/tmp"))
+        + 'cd /tmp; exec "$0"\''
         f" {script('context-repo-conventions')}\n"
     )
     wrapper.chmod(0o755)
@@ -74,19 +82,21 @@ def test_with_no_usable_directory_at_all_it_listens_on_tcp(tmp_path: Path) -> No
     assert any("listening on 127.0.0.1" in line for line in plugin.stderr_lines)
 
 
-def _full_tmpfs(directory: str) -> str:
+def _full_tmpfs(directory: str, needed: list[Path]) -> str:
     """Shell that covers ``directory`` with a full tmpfs (no inode left).
 
-    The plugin's own files (a checkout's .venv and its editable source) may live under
-    it, as in a clone in /tmp: those are held open before the tmpfs covers them, bound
-    back in it (``-c``: the kernel follows /proc/self/fd, mount must not resolve the
-    path itself), and the inodes left are then used up.
+    The plugin's own files (``needed``: a checkout's .venv and its editable source) may
+    live under it, as in a clone in /tmp: those are held open before the tmpfs covers
+    them, bound back in it (``-c``: the kernel follows /proc/self/fd, mount must not
+    resolve the path itself), and the inodes left are then used up.
     """
-    keep = [
-        path
-        for path in sorted({REPO_ROOT, Path(sys.prefix).resolve()})
-        if path.is_relative_to(directory)
-    ]
+    keep = sorted(
+        {
+            path if path.is_dir() else path.parent
+            for path in (*needed, REPO_ROOT)
+            if path.is_relative_to(directory) and path.exists()
+        }
+    )
     keep = [p for p in keep if not any(p != q and p.is_relative_to(q) for q in keep)]
     if not keep:
         return f"mount -t tmpfs -o size=4k,nr_inodes=1 tmpfs {directory}; "

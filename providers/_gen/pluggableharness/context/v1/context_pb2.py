@@ -27,41 +27,42 @@ from providers._gen.pluggableharness.common.v1 import common_pb2 as pluggablehar
 from providers._gen.pluggableharness.config.v1 import config_pb2 as pluggableharness_dot_config_dot_v1_dot_config__pb2
 from providers._gen.pluggableharness.content.v1 import content_pb2 as pluggableharness_dot_content_dot_v1_dot_content__pb2
 from providers._gen.pluggableharness.model.v1 import model_pb2 as pluggableharness_dot_model_dot_v1_dot_model__pb2
+from providers._gen.pluggableharness.render.v1 import render_pb2 as pluggableharness_dot_render_dot_v1_dot_render__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n)pluggableharness/context/v1/context.proto\x12\x1bpluggableharness.context.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\'pluggableharness/common/v1/common.proto\x1a\'pluggableharness/config/v1/config.proto\x1a)pluggableharness/content/v1/content.proto\x1a%pluggableharness/model/v1/model.proto\"\x18\n\x16GetCapabilitiesRequest\"a\n\x17GetCapabilitiesResponse\x12\x46\n\x0c\x63\x61pabilities\x18\x01 \x01(\x0b\x32\x30.pluggableharness.context.v1.ContextCapabilities\"\x88\x02\n\x13\x43ontextCapabilities\x12\x1c\n\x14\x64\x65\x66\x61ult_token_budget\x18\x01 \x01(\x03\x12\x39\n\tstability\x18\x02 \x01(\x0e\x32&.pluggableharness.content.v1.Stability\x12\x11\n\tcompactor\x18\x03 \x01(\x08\x12?\n\rconfig_schema\x18\x05 \x01(\x0b\x32(.pluggableharness.config.v1.ConfigSchema\x12\x44\n\x15supported_hook_points\x18\x06 \x03(\x0e\x32%.pluggableharness.common.v1.HookPoint\";\n\x10\x43onfigureRequest\x12\'\n\x06\x63onfig\x18\x01 \x01(\x0b\x32\x17.google.protobuf.Struct\"\x13\n\x11\x43onfigureResponse\"\x9b\x03\n\x0e\x43ontextRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x19\n\x11parent_session_id\x18\x02 \x01(\t\x12\x0f\n\x07turn_id\x18\x03 \x01(\t\x12\x14\n\x0ctoken_budget\x18\x04 \x01(\x03\x12<\n\x0cmodel_target\x18\x05 \x01(\x0b\x32&.pluggableharness.model.v1.ModelTarget\x12\x15\n\rfiles_touched\x18\x06 \x03(\t\x12\x19\n\x11working_directory\x18\x07 \x01(\t\x12\x43\n\x0eprior_sections\x18\x08 \x03(\x0b\x32+.pluggableharness.content.v1.ContextSection\x12\x42\n\x14\x63onversation_history\x18\t \x03(\x0b\x32$.pluggableharness.content.v1.Message\x12\x16\n\x0ehistory_tokens\x18\n \x01(\x03\x12\"\n\x1a\x61ssembled_tokens_last_turn\x18\x0b \x01(\x03\"\x95\x01\n\x13\x43ontextContribution\x12=\n\x08sections\x18\x01 \x03(\x0b\x32+.pluggableharness.content.v1.ContextSection\x12?\n\x11rewritten_history\x18\x02 \x03(\x0b\x32$.pluggableharness.content.v1.Message\"w\n\x0c\x43ontextError\x12\x43\n\x08\x63\x61tegory\x18\x01 \x01(\x0e\x32\x31.pluggableharness.context.v1.ContextErrorCategory\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x11\n\tretryable\x18\x03 \x01(\x08\"8\n\rRenderRequest\x12\x0f\n\x07payload\x18\x01 \x01(\x0c\x12\x16\n\x0eschema_version\x18\x02 \x01(\t\"\x10\n\x0eRenderResponse\"\x11\n\x0f\x44\x65scribeRequest\"M\n\x10\x44\x65scribeResponse\x12\x39\n\x08producer\x18\x01 \x01(\x0b\x32\'.pluggableharness.common.v1.ProducerRef*\x95\x02\n\x14\x43ontextErrorCategory\x12&\n\"CONTEXT_ERROR_CATEGORY_UNSPECIFIED\x10\x00\x12-\n)CONTEXT_ERROR_CATEGORY_SOURCE_UNAVAILABLE\x10\x01\x12*\n&CONTEXT_ERROR_CATEGORY_BUDGET_EXCEEDED\x10\x02\x12*\n&CONTEXT_ERROR_CATEGORY_SCOPE_VIOLATION\x10\x03\x12*\n&CONTEXT_ERROR_CATEGORY_INVALID_REQUEST\x10\x04\x12\"\n\x1e\x43ONTEXT_ERROR_CATEGORY_UNKNOWN\x10\x05\x32\xb3\x04\n\x0e\x43ontextService\x12|\n\x0fGetCapabilities\x12\x33.pluggableharness.context.v1.GetCapabilitiesRequest\x1a\x34.pluggableharness.context.v1.GetCapabilitiesResponse\x12j\n\tConfigure\x12-.pluggableharness.context.v1.ConfigureRequest\x1a..pluggableharness.context.v1.ConfigureResponse\x12k\n\nContribute\x12+.pluggableharness.context.v1.ContextRequest\x1a\x30.pluggableharness.context.v1.ContextContribution\x12\x61\n\x06Render\x12*.pluggableharness.context.v1.RenderRequest\x1a+.pluggableharness.context.v1.RenderResponse\x12g\n\x08\x44\x65scribe\x12,.pluggableharness.context.v1.DescribeRequest\x1a-.pluggableharness.context.v1.DescribeResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n)pluggableharness/context/v1/context.proto\x12\x1bpluggableharness.context.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\'pluggableharness/common/v1/common.proto\x1a\'pluggableharness/config/v1/config.proto\x1a)pluggableharness/content/v1/content.proto\x1a%pluggableharness/model/v1/model.proto\x1a\'pluggableharness/render/v1/render.proto\"\x18\n\x16GetCapabilitiesRequest\"a\n\x17GetCapabilitiesResponse\x12\x46\n\x0c\x63\x61pabilities\x18\x01 \x01(\x0b\x32\x30.pluggableharness.context.v1.ContextCapabilities\"\x88\x02\n\x13\x43ontextCapabilities\x12\x1c\n\x14\x64\x65\x66\x61ult_token_budget\x18\x01 \x01(\x03\x12\x39\n\tstability\x18\x02 \x01(\x0e\x32&.pluggableharness.content.v1.Stability\x12\x11\n\tcompactor\x18\x03 \x01(\x08\x12?\n\rconfig_schema\x18\x05 \x01(\x0b\x32(.pluggableharness.config.v1.ConfigSchema\x12\x44\n\x15supported_hook_points\x18\x06 \x03(\x0e\x32%.pluggableharness.common.v1.HookPoint\";\n\x10\x43onfigureRequest\x12\'\n\x06\x63onfig\x18\x01 \x01(\x0b\x32\x17.google.protobuf.Struct\"\x13\n\x11\x43onfigureResponse\"\x9b\x03\n\x0e\x43ontextRequest\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x19\n\x11parent_session_id\x18\x02 \x01(\t\x12\x0f\n\x07turn_id\x18\x03 \x01(\t\x12\x14\n\x0ctoken_budget\x18\x04 \x01(\x03\x12<\n\x0cmodel_target\x18\x05 \x01(\x0b\x32&.pluggableharness.model.v1.ModelTarget\x12\x15\n\rfiles_touched\x18\x06 \x03(\t\x12\x19\n\x11working_directory\x18\x07 \x01(\t\x12\x43\n\x0eprior_sections\x18\x08 \x03(\x0b\x32+.pluggableharness.content.v1.ContextSection\x12\x42\n\x14\x63onversation_history\x18\t \x03(\x0b\x32$.pluggableharness.content.v1.Message\x12\x16\n\x0ehistory_tokens\x18\n \x01(\x03\x12\"\n\x1a\x61ssembled_tokens_last_turn\x18\x0b \x01(\x03\"\x95\x01\n\x13\x43ontextContribution\x12=\n\x08sections\x18\x01 \x03(\x0b\x32+.pluggableharness.content.v1.ContextSection\x12?\n\x11rewritten_history\x18\x02 \x03(\x0b\x32$.pluggableharness.content.v1.Message\"w\n\x0c\x43ontextError\x12\x43\n\x08\x63\x61tegory\x18\x01 \x01(\x0e\x32\x31.pluggableharness.context.v1.ContextErrorCategory\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x11\n\tretryable\x18\x03 \x01(\x08\"8\n\rRenderRequest\x12\x0f\n\x07payload\x18\x01 \x01(\x0c\x12\x16\n\x0eschema_version\x18\x02 \x01(\t\"F\n\x0eRenderResponse\x12\x34\n\x04tree\x18\x01 \x01(\x0b\x32&.pluggableharness.render.v1.RenderTree\"\x11\n\x0f\x44\x65scribeRequest\"M\n\x10\x44\x65scribeResponse\x12\x39\n\x08producer\x18\x01 \x01(\x0b\x32\'.pluggableharness.common.v1.ProducerRef*\x95\x02\n\x14\x43ontextErrorCategory\x12&\n\"CONTEXT_ERROR_CATEGORY_UNSPECIFIED\x10\x00\x12-\n)CONTEXT_ERROR_CATEGORY_SOURCE_UNAVAILABLE\x10\x01\x12*\n&CONTEXT_ERROR_CATEGORY_BUDGET_EXCEEDED\x10\x02\x12*\n&CONTEXT_ERROR_CATEGORY_SCOPE_VIOLATION\x10\x03\x12*\n&CONTEXT_ERROR_CATEGORY_INVALID_REQUEST\x10\x04\x12\"\n\x1e\x43ONTEXT_ERROR_CATEGORY_UNKNOWN\x10\x05\x32\xb3\x04\n\x0e\x43ontextService\x12|\n\x0fGetCapabilities\x12\x33.pluggableharness.context.v1.GetCapabilitiesRequest\x1a\x34.pluggableharness.context.v1.GetCapabilitiesResponse\x12j\n\tConfigure\x12-.pluggableharness.context.v1.ConfigureRequest\x1a..pluggableharness.context.v1.ConfigureResponse\x12k\n\nContribute\x12+.pluggableharness.context.v1.ContextRequest\x1a\x30.pluggableharness.context.v1.ContextContribution\x12\x61\n\x06Render\x12*.pluggableharness.context.v1.RenderRequest\x1a+.pluggableharness.context.v1.RenderResponse\x12g\n\x08\x44\x65scribe\x12,.pluggableharness.context.v1.DescribeRequest\x1a-.pluggableharness.context.v1.DescribeResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'pluggableharness.context.v1.context_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CONTEXTERRORCATEGORY']._serialized_start=1604
-  _globals['_CONTEXTERRORCATEGORY']._serialized_end=1881
-  _globals['_GETCAPABILITIESREQUEST']._serialized_start=268
-  _globals['_GETCAPABILITIESREQUEST']._serialized_end=292
-  _globals['_GETCAPABILITIESRESPONSE']._serialized_start=294
-  _globals['_GETCAPABILITIESRESPONSE']._serialized_end=391
-  _globals['_CONTEXTCAPABILITIES']._serialized_start=394
-  _globals['_CONTEXTCAPABILITIES']._serialized_end=658
-  _globals['_CONFIGUREREQUEST']._serialized_start=660
-  _globals['_CONFIGUREREQUEST']._serialized_end=719
-  _globals['_CONFIGURERESPONSE']._serialized_start=721
-  _globals['_CONFIGURERESPONSE']._serialized_end=740
-  _globals['_CONTEXTREQUEST']._serialized_start=743
-  _globals['_CONTEXTREQUEST']._serialized_end=1154
-  _globals['_CONTEXTCONTRIBUTION']._serialized_start=1157
-  _globals['_CONTEXTCONTRIBUTION']._serialized_end=1306
-  _globals['_CONTEXTERROR']._serialized_start=1308
-  _globals['_CONTEXTERROR']._serialized_end=1427
-  _globals['_RENDERREQUEST']._serialized_start=1429
-  _globals['_RENDERREQUEST']._serialized_end=1485
-  _globals['_RENDERRESPONSE']._serialized_start=1487
-  _globals['_RENDERRESPONSE']._serialized_end=1503
-  _globals['_DESCRIBEREQUEST']._serialized_start=1505
-  _globals['_DESCRIBEREQUEST']._serialized_end=1522
-  _globals['_DESCRIBERESPONSE']._serialized_start=1524
-  _globals['_DESCRIBERESPONSE']._serialized_end=1601
-  _globals['_CONTEXTSERVICE']._serialized_start=1884
-  _globals['_CONTEXTSERVICE']._serialized_end=2447
+  _globals['_CONTEXTERRORCATEGORY']._serialized_start=1699
+  _globals['_CONTEXTERRORCATEGORY']._serialized_end=1976
+  _globals['_GETCAPABILITIESREQUEST']._serialized_start=309
+  _globals['_GETCAPABILITIESREQUEST']._serialized_end=333
+  _globals['_GETCAPABILITIESRESPONSE']._serialized_start=335
+  _globals['_GETCAPABILITIESRESPONSE']._serialized_end=432
+  _globals['_CONTEXTCAPABILITIES']._serialized_start=435
+  _globals['_CONTEXTCAPABILITIES']._serialized_end=699
+  _globals['_CONFIGUREREQUEST']._serialized_start=701
+  _globals['_CONFIGUREREQUEST']._serialized_end=760
+  _globals['_CONFIGURERESPONSE']._serialized_start=762
+  _globals['_CONFIGURERESPONSE']._serialized_end=781
+  _globals['_CONTEXTREQUEST']._serialized_start=784
+  _globals['_CONTEXTREQUEST']._serialized_end=1195
+  _globals['_CONTEXTCONTRIBUTION']._serialized_start=1198
+  _globals['_CONTEXTCONTRIBUTION']._serialized_end=1347
+  _globals['_CONTEXTERROR']._serialized_start=1349
+  _globals['_CONTEXTERROR']._serialized_end=1468
+  _globals['_RENDERREQUEST']._serialized_start=1470
+  _globals['_RENDERREQUEST']._serialized_end=1526
+  _globals['_RENDERRESPONSE']._serialized_start=1528
+  _globals['_RENDERRESPONSE']._serialized_end=1598
+  _globals['_DESCRIBEREQUEST']._serialized_start=1600
+  _globals['_DESCRIBEREQUEST']._serialized_end=1617
+  _globals['_DESCRIBERESPONSE']._serialized_start=1619
+  _globals['_DESCRIBERESPONSE']._serialized_end=1696
+  _globals['_CONTEXTSERVICE']._serialized_start=1979
+  _globals['_CONTEXTSERVICE']._serialized_end=2542
 # @@protoc_insertion_point(module_scope)

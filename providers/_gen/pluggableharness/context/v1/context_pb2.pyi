@@ -3,6 +3,7 @@ from providers._gen.pluggableharness.common.v1 import common_pb2 as _common_pb2
 from providers._gen.pluggableharness.config.v1 import config_pb2 as _config_pb2
 from providers._gen.pluggableharness.content.v1 import content_pb2 as _content_pb2
 from providers._gen.pluggableharness.model.v1 import model_pb2 as _model_pb2
+from providers._gen.pluggableharness.render.v1 import render_pb2 as _render_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -114,8 +115,10 @@ class RenderRequest(_message.Message):
     def __init__(self, payload: _Optional[bytes] = ..., schema_version: _Optional[str] = ...) -> None: ...
 
 class RenderResponse(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("tree",)
+    TREE_FIELD_NUMBER: _ClassVar[int]
+    tree: _render_pb2.RenderTree
+    def __init__(self, tree: _Optional[_Union[_render_pb2.RenderTree, _Mapping]] = ...) -> None: ...
 
 class DescribeRequest(_message.Message):
     __slots__ = ()

@@ -27,7 +27,7 @@ from providers._gen.pluggableharness.log.v1 import log_pb2 as pluggableharness_d
 from providers._gen.pluggableharness.model.v1 import model_pb2 as pluggableharness_dot_model_dot_v1_dot_model__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\'pluggableharness/kernel/v1/kernel.proto\x12\x1apluggableharness.kernel.v1\x1a)pluggableharness/content/v1/content.proto\x1a!pluggableharness/log/v1/log.proto\x1a%pluggableharness/model/v1/model.proto\"\x9b\x01\n\x12\x43ountTokensRequest\x12:\n\x07\x63ontent\x18\x01 \x03(\x0b\x32).pluggableharness.content.v1.ContentBlock\x12;\n\tmodel_ref\x18\x02 \x01(\x0b\x32#.pluggableharness.model.v1.ModelRefH\x00\x88\x01\x01\x42\x0c\n\n_model_ref\"1\n\x11\x43ountTokensResult\x12\r\n\x05\x63ount\x18\x01 \x01(\x03\x12\r\n\x05\x65xact\x18\x02 \x01(\x08\"f\n\nLogRequest\x12\x17\n\nsession_id\x18\x01 \x01(\tH\x00\x88\x01\x01\x12\x30\n\x05\x65ntry\x18\x02 \x01(\x0b\x32!.pluggableharness.log.v1.LogEntryB\r\n\x0b_session_id\"\x0b\n\tLogResult2\xdb\x01\n\x15KernelCallbackService\x12l\n\x0b\x43ountTokens\x12..pluggableharness.kernel.v1.CountTokensRequest\x1a-.pluggableharness.kernel.v1.CountTokensResult\x12T\n\x03Log\x12&.pluggableharness.kernel.v1.LogRequest\x1a%.pluggableharness.kernel.v1.LogResultb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\'pluggableharness/kernel/v1/kernel.proto\x12\x1apluggableharness.kernel.v1\x1a)pluggableharness/content/v1/content.proto\x1a!pluggableharness/log/v1/log.proto\x1a%pluggableharness/model/v1/model.proto\"\x9b\x01\n\x12\x43ountTokensRequest\x12:\n\x07\x63ontent\x18\x01 \x03(\x0b\x32).pluggableharness.content.v1.ContentBlock\x12;\n\tmodel_ref\x18\x02 \x01(\x0b\x32#.pluggableharness.model.v1.ModelRefH\x00\x88\x01\x01\x42\x0c\n\n_model_ref\"1\n\x11\x43ountTokensResult\x12\r\n\x05\x63ount\x18\x01 \x01(\x03\x12\r\n\x05\x65xact\x18\x02 \x01(\x08\"\x9a\x01\n\nLogRequest\x12\x17\n\nsession_id\x18\x01 \x01(\tH\x00\x88\x01\x01\x12\x30\n\x05\x65ntry\x18\x02 \x01(\x0b\x32!.pluggableharness.log.v1.LogEntry\x12\x32\n\x07\x65ntries\x18\x03 \x03(\x0b\x32!.pluggableharness.log.v1.LogEntryB\r\n\x0b_session_id\"\x0b\n\tLogResult2\xdb\x01\n\x15KernelCallbackService\x12l\n\x0b\x43ountTokens\x12..pluggableharness.kernel.v1.CountTokensRequest\x1a-.pluggableharness.kernel.v1.CountTokensResult\x12T\n\x03Log\x12&.pluggableharness.kernel.v1.LogRequest\x1a%.pluggableharness.kernel.v1.LogResultb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -38,10 +38,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_COUNTTOKENSREQUEST']._serialized_end=344
   _globals['_COUNTTOKENSRESULT']._serialized_start=346
   _globals['_COUNTTOKENSRESULT']._serialized_end=395
-  _globals['_LOGREQUEST']._serialized_start=397
-  _globals['_LOGREQUEST']._serialized_end=499
-  _globals['_LOGRESULT']._serialized_start=501
-  _globals['_LOGRESULT']._serialized_end=512
-  _globals['_KERNELCALLBACKSERVICE']._serialized_start=515
-  _globals['_KERNELCALLBACKSERVICE']._serialized_end=734
+  _globals['_LOGREQUEST']._serialized_start=398
+  _globals['_LOGREQUEST']._serialized_end=552
+  _globals['_LOGRESULT']._serialized_start=554
+  _globals['_LOGRESULT']._serialized_end=565
+  _globals['_KERNELCALLBACKSERVICE']._serialized_start=568
+  _globals['_KERNELCALLBACKSERVICE']._serialized_end=787
 # @@protoc_insertion_point(module_scope)

@@ -26,12 +26,14 @@ class CountTokensResult(_message.Message):
     def __init__(self, count: _Optional[int] = ..., exact: _Optional[bool] = ...) -> None: ...
 
 class LogRequest(_message.Message):
-    __slots__ = ("session_id", "entry")
+    __slots__ = ("session_id", "entry", "entries")
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     ENTRY_FIELD_NUMBER: _ClassVar[int]
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
     session_id: str
     entry: _log_pb2.LogEntry
-    def __init__(self, session_id: _Optional[str] = ..., entry: _Optional[_Union[_log_pb2.LogEntry, _Mapping]] = ...) -> None: ...
+    entries: _containers.RepeatedCompositeFieldContainer[_log_pb2.LogEntry]
+    def __init__(self, session_id: _Optional[str] = ..., entry: _Optional[_Union[_log_pb2.LogEntry, _Mapping]] = ..., entries: _Optional[_Iterable[_Union[_log_pb2.LogEntry, _Mapping]]] = ...) -> None: ...
 
 class LogResult(_message.Message):
     __slots__ = ()

@@ -1,0 +1,58 @@
+"""The kernel's side of Render: ask a provider to draw one of its own sections.
+
+The payload is the section exactly as the provider returned it, serialized,
+with schema_version "1" (``core.rendering.SCHEMA_VERSION``); the tree comes
+back as render.v1 and is shown as indented text (``core.rendering.outline``).
+A provider without Render answers UNIMPLEMENTED, which the spec allows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import grpc
+
+from providers._gen.pluggableharness.content.v1 import content_pb2
+from providers._gen.pluggableharness.context.v1 import context_pb2
+from providers.core.rendering import SCHEMA_VERSION, Node, outline
+from providers.goplugin.convert import node_from_proto
+from providers.goplugin.status import category_from_wire, context_error_from
+from providers.host.chain import Slot, TurnResult
+from providers.host.launcher import PluginProcess
+
+RENDER_TIMEOUT_S = 10.0
+
+
+def render_request(section: content_pb2.ContextSection) -> context_pb2.RenderRequest:
+    return context_pb2.RenderRequest(
+        payload=section.SerializeToString(), schema_version=SCHEMA_VERSION
+    )
+
+
+def render_tree(plugin: PluginProcess, section: content_pb2.ContextSection) -> Node:
+    """The provider's tree for ``section``; raises ``grpc.RpcError`` as the call did."""
+    response = plugin.stub.Render(render_request(section), timeout=RENDER_TIMEOUT_S)
+    return node_from_proto(response.tree.root)
+
+
+def describe_failure(call: grpc.RpcError) -> str:
+    error = context_error_from(call)
+    if error is not None:
+        return f"{category_from_wire(error.category).value}: {error.message}"
+    code = call.code().name if isinstance(call, grpc.Call) else type(call).__name__
+    details = call.details() if isinstance(call, grpc.Call) else str(call)
+    return f"{code}: {details}"
+
+
+def rendered_turn(slots: Sequence[Slot], result: TurnResult) -> str:
+    """Every accepted section of the turn, rendered by its own provider, as indented text."""
+    lines: list[str] = []
+    for slot, outcome in zip(slots, result.outcomes, strict=True):
+        for section in outcome.accepted:
+            lines.append(f"render: {slot.name} / {section.label}")
+            try:
+                drawn = outline(render_tree(slot.plugin, section))
+            except grpc.RpcError as call:
+                drawn = f"(Render failed: {describe_failure(call)})\n"
+            lines.extend(f"  {line}" if line else line for line in drawn.rstrip("\n").split("\n"))
+    return "\n".join(lines) + ("\n" if lines else "")
