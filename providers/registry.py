@@ -19,6 +19,8 @@ class ProviderEntry:
     package: str
     """``repo_conventions``: the package, and the agent.hcl name users tend to give it."""
     class_name: str
+    summary: str
+    """What it contributes, for ``--help`` (the README's table says the same)."""
 
     @property
     def published(self) -> str:
@@ -31,6 +33,11 @@ class ProviderEntry:
         return f"context-{self.published}"
 
     @property
+    def title(self) -> str:
+        """``repo conventions``: how the README and ``--help`` name it."""
+        return self.package.replace("_", " ")
+
+    @property
     def module(self) -> str:
         return f"providers.{self.package}"
 
@@ -41,10 +48,23 @@ class ProviderEntry:
 
 
 PROVIDERS: tuple[ProviderEntry, ...] = (
-    ProviderEntry("repo_conventions", "RepoConventionsProvider"),
-    ProviderEntry("git_status", "GitStatusProvider"),
-    ProviderEntry("file_tree", "FileTreeProvider"),
-    ProviderEntry("scoped_docs", "ScopedDocsProvider"),
+    ProviderEntry(
+        "repo_conventions",
+        "RepoConventionsProvider",
+        "the repository's convention files (AGENTS.md, CLAUDE.md, ...), imports resolved, "
+        "authoring artifacts stripped",
+    ),
+    ProviderEntry(
+        "git_status", "GitStatusProvider", "branch, upstream, changes and recent commits"
+    ),
+    ProviderEntry(
+        "file_tree", "FileTreeProvider", "an orientation map of the repository that fits its budget"
+    ),
+    ProviderEntry(
+        "scoped_docs",
+        "ScopedDocsProvider",
+        "docs and rules whose globs match the files the agent touched",
+    ),
 )
 
 

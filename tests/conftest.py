@@ -102,6 +102,40 @@ def copy_sample(destination: Path, *, as_git: bool = False) -> Path:
     return repo
 
 
+def _not_source(directory: str, names: list[str]) -> set[str]:
+    """Build output and caches (sample_repo's own build/ is source: it shows ignoring)."""
+    at_root = Path(directory) == REPO_ROOT
+    return {
+        name
+        for name in names
+        if name in ("__pycache__", ".git", ".hypothesis")
+        or name.endswith(("_cache", ".egg-info"))
+        or (at_root and name in (".venv", "build", "dist", ".benchmarks"))
+    }
+
+
+def copy_checkout(destination: Path) -> Path:
+    """This checkout's own files, as a clean clone would have them plus work not yet
+    committed: git's tracked and new files (not ignored ones: no .venv, no caches).
+    Outside a git checkout (an unpacked sdist), every file but build output."""
+    if not (REPO_ROOT / ".git").exists():
+        shutil.copytree(REPO_ROOT, destination, symlinks=True, ignore=_not_source)
+        return destination
+    listed = subprocess.run(
+        ["git", "-C", str(REPO_ROOT), "ls-files", "-co", "--exclude-standard", "-z"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    for rel in filter(None, listed.decode().split("\0")):
+        source = REPO_ROOT / rel
+        if not source.is_file():
+            continue  # deleted in the work tree, still in the index
+        target = destination / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target)
+    return destination
+
+
 @pytest.fixture
 def sample(tmp_path: Path) -> Path:
     """A fresh copy of sample_repo (plain files)."""

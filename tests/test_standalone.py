@@ -1,12 +1,20 @@
 """The standalone command: python -m providers.repo_conventions previews, exit 0;
-bad input exits non-zero naming the error category."""
+bad input exits non-zero naming the error category; the answer names its repository."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from providers.host.scratch import COPY_LIMIT
+from tests.conftest import REPO_ROOT, copy_sample, git, script
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -47,3 +55,168 @@ def test_bad_input_names_the_category(sample: Path, tmp_path: Path) -> None:
         assert "invalid_request" in result.stderr, (args, result.stderr)
     gone = run("--repo", str(tmp_path / "missing"))
     assert gone.returncode == 2 and "source_unavailable" in gone.stderr
+
+
+def command(module: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", module, *args], capture_output=True, text=True, timeout=60, cwd=cwd
+    )
+
+
+@pytest.fixture
+def nested(tmp_path: Path) -> Path:
+    """A project repository (its own AGENTS.md) with sample_repo inside it as plain files,
+    like this checkout; returns the project."""
+    outer = tmp_path / "project"
+    outer.mkdir()
+    (outer / "AGENTS.md").write_text("# The outer project\n\nNot the sample.\n")
+    git(outer, "init", "-q")
+    git(outer, "add", "-A")
+    git(outer, "commit", "-qm", "outer")
+    copy_sample(outer)
+    return outer
+
+
+def test_a_repo_inside_another_repository_is_shown_as_itself(nested: Path) -> None:
+    """Issue 11 item 9: ``--repo sample_repo`` from the checkout shows sample_repo (its
+    conventions, rules, tree, a repository of its own), and says which repository."""
+    sample = nested / "sample_repo"
+    note = (
+        f"(repository: {sample}, as a scratch git copy with everything committed: "
+        f"it has no .git of its own and lies inside {nested})"
+    )
+    conventions = command("providers.repo_conventions", "--repo", "sample_repo", cwd=nested)
+    assert conventions.returncode == 0, conventions.stderr
+    assert conventions.stdout.splitlines()[0] == note
+    assert "# tasklane" in conventions.stdout and "outer project" not in conventions.stdout
+    rules = command(
+        "providers.scoped_docs",
+        "--repo",
+        "sample_repo",
+        "--files-touched",
+        "src/tasklane/auth/login.py",
+        cwd=nested,
+    )
+    assert rules.stdout.splitlines()[0] == note
+    assert "=== src/tasklane/auth/AGENTS.md (applies to src/tasklane/auth/login.py" in rules.stdout
+    tree = command("providers.file_tree", "--repo", "sample_repo", cwd=nested)
+    assert tree.stdout.splitlines()[0] == note
+    assert "  src/" in tree.stdout and "sample_repo/\n  .claude/" in tree.stdout
+    status = command("providers.git_status", "--repo", "sample_repo", cwd=nested)
+    assert status.stdout.splitlines()[0] == note
+    assert "On branch main" in status.stdout and "Initial commit" in status.stdout
+    assert "outer" not in status.stdout.split("\n", 1)[1]
+    assert not (sample / ".git").exists()  # the copy is a scratch one
+
+
+def test_the_repository_around_is_named_when_it_is_the_one_used(nested: Path) -> None:
+    """In place (``--in-place``, or no ``--repo``: the working directory, as the kernel
+    runs), the providers climb to the repository around; the first line names it."""
+    sample = nested / "sample_repo"
+    around = f"(repository: {nested}, around working directory {sample})"
+    for args, cwd in ((["--repo", "sample_repo", "--in-place"], nested), ([], sample)):
+        result = command("providers.repo_conventions", *args, cwd=cwd)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.splitlines()[0] == around
+        assert "outer project" in result.stdout
+    top = command("providers.repo_conventions", "--repo", ".", cwd=nested)
+    assert top.stdout.splitlines()[0] == f"(repository: {nested})"
+    alone = command("providers.git_status", "--repo", str(sample.parent.parent), cwd=nested)
+    assert alone.stdout.splitlines()[0] == (
+        f"(repository: none; {sample.parent.parent} is not in a git repository)"
+    )
+
+
+def test_a_directory_too_big_to_copy_is_not_copied(nested: Path) -> None:
+    big = nested / "big"
+    big.mkdir()
+    for number in range(COPY_LIMIT + 1):
+        (big / f"f{number}.txt").touch()
+    result = command("providers.repo_conventions", "--repo", "big", cwd=nested)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == (
+        f"(repository: {nested}; {big} has no .git of its own and over {COPY_LIMIT:,} files, "
+        "too many to copy, so the repository around it is shown)"
+    )
+    assert "outer project" in result.stdout
+
+
+def test_json_keeps_stdout_json_and_names_the_repository_on_stderr(nested: Path) -> None:
+    result = command("providers.repo_conventions", "--repo", "sample_repo", "--json", cwd=nested)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["sections"][0]["label"] == "AGENTS.md"
+    assert result.stderr.startswith(f"(repository: {nested / 'sample_repo'}, as a scratch")
+
+
+README_CHECKOUT = "/home/me/context-providers"
+
+
+def readme_examples() -> list[tuple[str, str]]:
+    """(command, output) for each console block of the README's "Standalone commands"."""
+    lines = (REPO_ROOT / "README.md").read_text(encoding="utf-8").splitlines(keepends=True)
+    start = lines.index("## Standalone commands\n") + 1
+    fenced, end = False, len(lines)
+    for number, line in enumerate(lines[start:], start):
+        fenced ^= line.startswith("```")
+        if not fenced and line.startswith("## "):  # outputs hold headings too
+            end = number
+            break
+    section = "".join(lines[start:end])
+    examples = []
+    for block in re.findall(r"```console\n(.*?)```", section, flags=re.S):
+        first, _, output = block.partition("\n")
+        assert first.startswith("$ "), block
+        examples.append((first[2:], output))
+    return examples
+
+
+def test_readme_standalone_examples_are_real_output_on_sample_repo(tmp_path: Path) -> None:
+    """Issue 11 item 9: the README's examples, run from a checkout (a repository holding
+    sample_repo as plain files), print what the README shows: sample_repo's conventions,
+    rules and tree, the first line naming it."""
+    examples = readme_examples()
+    assert len(examples) >= 3
+    checkout = tmp_path / "context-providers"
+    checkout.mkdir()
+    (checkout / "AGENTS.md").write_text("# The checkout\n")
+    git(checkout, "init", "-q")
+    git(checkout, "add", "-A")
+    git(checkout, "commit", "-qm", "checkout")
+    copy_sample(checkout)
+    for line, shown in examples:
+        program, *args = shlex.split(line)
+        executable = [sys.executable] if program == "python" else [script(program)]
+        result = subprocess.run(
+            [*executable, *args], capture_output=True, text=True, timeout=60, cwd=checkout
+        )
+        assert result.returncode == 0, result.stderr
+        real = result.stdout.replace(str(checkout), README_CHECKOUT)
+        scratch = re.compile(r"\S*/preview-[^/\s]+/")
+        assert scratch.sub("SCRATCH/", real) == scratch.sub("SCRATCH/", shown), line
+        assert real.startswith(f"(repository: {README_CHECKOUT}/sample_repo, as a scratch")
+
+
+def test_a_scratch_copy_never_commits_into_the_repository_the_environment_names(
+    nested: Path,
+) -> None:
+    """Run from a git hook, GIT_DIR and GIT_WORK_TREE name the user's repository; the
+    scratch copy's init, add and commit must not land there (scratch.py drops them)."""
+    before = git(nested, "rev-parse", "HEAD")
+    env = {
+        **os.environ,
+        "GIT_DIR": str(nested / ".git"),
+        "GIT_WORK_TREE": str(nested),
+        "GIT_INDEX_FILE": str(nested / ".git" / "index"),
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "providers.git_status", "--repo", "sample_repo"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=nested,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    assert git(nested, "rev-parse", "HEAD") == before
+    assert git(nested, "status", "--porcelain") == "?? sample_repo/\n"
+    assert "Initial commit" in result.stdout

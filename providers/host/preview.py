@@ -17,9 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import uuid
@@ -29,15 +26,11 @@ from typing import Any, TextIO
 from providers.core.types import ContextRequest, ModelTarget
 from providers.host.agent_config import ConfigError, load_agent_config
 from providers.host.chain import TurnResult, run_turn
+from providers.host.console import CommandParser
 from providers.host.rendering import rendered_turn
+from providers.host.scratch import scratch_repository
 from providers.host.session import open_session
 
-_GIT_IDENTITY = {
-    "GIT_AUTHOR_NAME": "preview",
-    "GIT_AUTHOR_EMAIL": "preview@localhost",
-    "GIT_COMMITTER_NAME": "preview",
-    "GIT_COMMITTER_EMAIL": "preview@localhost",
-}
 DEFAULT_TURNS: list[dict[str, Any]] = [{"files_touched": []}]
 PREVIEW_MODEL = ModelTarget("preview-model", context_window=200_000, effective_ceiling=180_000)
 
@@ -74,21 +67,6 @@ def render_table(result: TurnResult) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def scratch_repository(source: Path, into: Path) -> Path:
-    """A git repository copy of ``source`` with everything committed."""
-    target = into / source.name
-    shutil.copytree(source, target, symlinks=True)
-    env = {**os.environ, **_GIT_IDENTITY}
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "Initial commit"]):
-        subprocess.run(
-            ["git", "-c", "init.defaultBranch=main", "-C", str(target), *args],
-            check=True,
-            capture_output=True,
-            env=env,
-        )
-    return target
-
-
 def touch(repo: Path, paths: list[str]) -> None:
     """Edit each touched file like an agent would (create it if it does not exist yet)."""
     for rel in paths:
@@ -98,23 +76,34 @@ def touch(repo: Path, paths: list[str]) -> None:
             handle.write("# edited during the preview session\n")
 
 
-def run(directory: Path, out: TextIO, *, in_place: bool = False, render: bool = False) -> int:
+def run(
+    directory: Path,
+    out: TextIO,
+    *,
+    in_place: bool = False,
+    render: bool = False,
+    kernel_compat: bool = False,
+) -> int:
+    """``kernel_compat``: the reference host answers CountTokens UNIMPLEMENTED, as the
+    upstream kernel does, so the providers' own fallback counts every section."""
     directory = directory.resolve()
     if not (directory / "agent.hcl").is_file():
         sys.stderr.write(f"error: {directory / 'agent.hcl'} not found\n")
         return 2
     if in_place or (directory / ".git").exists():
-        return _run(directory, out, edit=False, render=render)
+        return _run(directory, out, edit=False, render=render, kernel_compat=kernel_compat)
     with tempfile.TemporaryDirectory(prefix="preview-") as scratch:
         repo = scratch_repository(directory, Path(scratch))
         out.write(
             f"(running in a scratch git copy of {directory}: {repo}; "
             "touched files are edited there)\n\n"
         )
-        return _run(repo, out, edit=True, render=render)
+        return _run(repo, out, edit=True, render=render, kernel_compat=kernel_compat)
 
 
-def _run(directory: Path, out: TextIO, *, edit: bool, render: bool = False) -> int:
+def _run(
+    directory: Path, out: TextIO, *, edit: bool, render: bool = False, kernel_compat: bool = False
+) -> int:
     try:
         config = load_agent_config(directory / "agent.hcl")
     except ConfigError as exc:
@@ -122,7 +111,10 @@ def _run(directory: Path, out: TextIO, *, edit: bool, render: bool = False) -> i
         return 2
     logs: list[str] = []
     with open_session(
-        config, ceilings=(PREVIEW_MODEL.effective_ceiling,), log_sink=logs.append
+        config,
+        ceilings=(PREVIEW_MODEL.effective_ceiling,),
+        log_sink=logs.append,
+        count_tokens=not kernel_compat,
     ) as session:
         session_id = str(uuid.uuid4())
         edited: set[str] = set()
@@ -156,9 +148,21 @@ def _run(directory: Path, out: TextIO, *, edit: bool, render: bool = False) -> i
     return 0
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m providers preview")
-    parser.add_argument("directory", type=Path, help="a repository with an agent.hcl")
+DESCRIPTION = """\
+The main job of context-providers: launch every provider declared in DIR/agent.hcl
+as a real plugin process through the reference host (the kernel's side of the
+go-plugin protocol), run a short scripted session (DIR/.preview-session.json;
+turn 1 touches nothing) and print each turn's assembled prompt, a table of
+sections (provider, label, tokens/budget, stability, truncated) and the warnings."""
+
+
+def main(argv: list[str], *, prog: str = "python -m providers preview") -> int:
+    parser = CommandParser(
+        prog=prog, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "directory", type=Path, metavar="DIR", help="a repository with an agent.hcl"
+    )
     parser.add_argument(
         "--in-place",
         action="store_true",
@@ -169,5 +173,16 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="after each turn, render each section through its provider's Render RPC",
     )
+    parser.add_argument(
+        "--kernel-compat",
+        action="store_true",
+        help="answer CountTokens UNIMPLEMENTED, as the upstream kernel does",
+    )
     args = parser.parse_args(argv)
-    return run(args.directory, sys.stdout, in_place=args.in_place, render=args.render)
+    return run(
+        args.directory,
+        sys.stdout,
+        in_place=args.in_place,
+        render=args.render,
+        kernel_compat=args.kernel_compat,
+    )

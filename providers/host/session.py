@@ -59,9 +59,15 @@ def bring_up(
     block: Mapping[str, Any],
     *,
     log_sink: Callable[[str], None] | None = None,
+    count_tokens: bool = True,
 ) -> Slot:
-    """Launch and configure one provider; raises LaunchError with the reason."""
-    callbacks = KernelCallbacks(label=declaration_name, log_sink=log_sink)
+    """Launch and configure one provider; raises LaunchError with the reason.
+
+    ``count_tokens=False`` answers CountTokens UNIMPLEMENTED, as the upstream kernel does.
+    """
+    callbacks = KernelCallbacks(
+        label=declaration_name, log_sink=log_sink, count_tokens=count_tokens
+    )
     plugin = PluginProcess.launch(command, local_name=declaration_name, callbacks=callbacks)
     try:
         producer = plugin.stub.Describe(
@@ -105,8 +111,10 @@ def open_session(
     *,
     ceilings: tuple[int, ...] = (),
     log_sink: Callable[[str], None] | None = None,
+    count_tokens: bool = True,
 ) -> Iterator[Session]:
-    """Every declared, installed provider brought up; closed on exit."""
+    """Every declared, installed provider brought up; closed on exit. ``count_tokens``
+    as in :func:`bring_up`."""
     session = Session()
     try:
         for declaration in config.providers:
@@ -119,7 +127,13 @@ def open_session(
                 continue
             try:
                 session.slots.append(
-                    bring_up(declaration.local_name, command, declaration.block, log_sink=log_sink)
+                    bring_up(
+                        declaration.local_name,
+                        command,
+                        declaration.block,
+                        log_sink=log_sink,
+                        count_tokens=count_tokens,
+                    )
                 )
             except (LaunchError, grpc.RpcError) as exc:
                 session.warnings.append(f'provider "{declaration.local_name}" not started: {exc}')

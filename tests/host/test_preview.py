@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -40,6 +41,36 @@ def test_preview_without_agent_hcl_fails_cleanly(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "agent.hcl" in result.stderr
+
+
+def test_kernel_compat_preview_prints_the_same_full_prompt() -> None:
+    """Issue 11: with ``--kernel-compat`` the reference host answers CountTokens
+    UNIMPLEMENTED like the upstream kernel; each provider falls back to counting itself
+    (wire-contract.md: ceil(utf8_bytes / 4), what such a kernel computes), so every
+    section is still there, with the same text and the same counts."""
+
+    def preview(*flags: str) -> str:
+        result = subprocess.run(
+            [sys.executable, "-m", "providers", "preview", str(SAMPLE_REPO), *flags],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    def prompts(out: str) -> str:
+        """The turns (prompt and table), with the scratch directory and commit masked."""
+        turns = out.split("provider logs:")[0]
+        turns = re.sub(r"/preview-[^/\s]+", "/preview-X", turns)
+        return re.sub(r"\b[0-9a-f]{7}\b", "sha", turns)
+
+    compat = preview("--kernel-compat")
+    assert "the kernel has no CountTokens" in compat
+    for name in ("repo_conventions", "git_status", "file_tree", "scoped_docs"):
+        assert f'<context provider="{name}"' in compat
+    assert "(unknown)" not in compat and "(source_unavailable)" not in compat
+    assert prompts(compat) == prompts(preview())
 
 
 def test_preview_render_draws_each_section_through_its_providers_render() -> None:

@@ -5,6 +5,7 @@ graceful or killed, no file or directory of ours is left in the temporary direct
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -16,7 +17,7 @@ import pytest
 
 from providers._gen.pluggableharness.context.v1 import context_pb2
 from providers.host.launcher import PluginProcess
-from tests.conftest import script
+from tests.conftest import REPO_ROOT, script
 
 
 def describe(plugin: PluginProcess) -> str:
@@ -50,21 +51,20 @@ def test_with_no_usable_directory_at_all_it_listens_on_tcp(tmp_path: Path) -> No
     )
     if probe.returncode != 0:
         pytest.skip("no mount namespace here: " + probe.stderr.decode().strip())
-    plugin_script = os.path.realpath(script("context-repo-conventions"))
-    for needed in (
-        plugin_script,
-        os.path.realpath(sys.executable),
-        *map(os.path.realpath, sys.path),
-    ):
-        if needed.startswith(("/tmp/", "/var/tmp/")):
-            pytest.skip(f"{needed} is under a directory this test hides behind a full tmpfs")
+    # What the plugin runs from: a clone in /tmp has its .venv and source there.
+    needed = [
+        Path(os.path.realpath(path))
+        for path in (script("context-repo-conventions"), sys.executable, *sys.path)
+        if path
+    ]
     deep = tmp_path / "gone"
     wrapper = tmp_path / "plugin-with-full-tmp"
     wrapper.write_text(
         "#!/bin/sh\n"
         "exec unshare -m sh -c '"
-        "for d in /tmp /var/tmp; do mount -t tmpfs -o size=4k,nr_inodes=1 tmpfs $d; done"
-        ' && cd /tmp && exec "$0"\''
+        "set -e; "
+        + "".join(_full_tmpfs(d, needed) for d in ("/tmp", "/var/tmp"))
+        + 'cd /tmp; exec "$0"\''
         f" {script('context-repo-conventions')}\n"
     )
     wrapper.chmod(0o755)
@@ -80,6 +80,34 @@ def test_with_no_usable_directory_at_all_it_listens_on_tcp(tmp_path: Path) -> No
     finally:
         plugin.close()
     assert any("listening on 127.0.0.1" in line for line in plugin.stderr_lines)
+
+
+def _full_tmpfs(directory: str, needed: list[Path]) -> str:
+    """Shell that covers ``directory`` with a full tmpfs (no inode left).
+
+    The plugin's own files (``needed``: a checkout's .venv and its editable source) may
+    live under it, as in a clone in /tmp: those are held open before the tmpfs covers
+    them, bound back in it (``-c``: the kernel follows /proc/self/fd, mount must not
+    resolve the path itself), and the inodes left are then used up.
+    """
+    keep = sorted(
+        {
+            path if path.is_dir() else path.parent
+            for path in (*needed, REPO_ROOT)
+            if path.is_relative_to(directory) and path.exists()
+        }
+    )
+    keep = [p for p in keep if not any(p != q and p.is_relative_to(q) for q in keep)]
+    if not keep:
+        return f"mount -t tmpfs -o size=4k,nr_inodes=1 tmpfs {directory}; "
+    held = [(3 + n, shlex.quote(str(path))) for n, path in enumerate(keep)]
+    lines = [f"exec {fd}<{path}" for fd, path in held]
+    lines.append(f"mount -t tmpfs -o size=64k,nr_inodes=64 tmpfs {directory}")
+    for fd, path in held:
+        lines += [f"mkdir -p {path}", f"mount -c --bind /proc/self/fd/{fd} {path}"]
+        lines.append(f"exec {fd}<&-")
+    lines.append(f"i=0; while {{ true >{directory}/.full$i; }} 2>/dev/null; do i=$((i+1)); done")
+    return "; ".join(lines) + "; "
 
 
 @pytest.mark.parametrize("how", ["graceful", "killed"])
