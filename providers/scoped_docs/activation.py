@@ -51,6 +51,12 @@ class Session:
         self.pending: set[str] = set()
         """Rule paths changed on disk since this session last looked."""
         self.looked_up: set[str] = set()
+        self.turn = 0
+        """Turns that touched new paths so far."""
+        self.fresh: tuple[str, ...] = ()
+        """The paths the latest such turn touched: the files in hand."""
+        self.last_turn: dict[str, int] = {}
+        """Per active doc: the last turn that touched a path in its scope."""
         self.match_calls = 0
         """How many (path, rule) matches ran: lets tests see that matching is incremental."""
 
@@ -85,8 +91,16 @@ class Session:
         return True
 
     def touch(self, paths: Iterable[str], catalog: Catalog, index: RuleIndex) -> bool:
-        """Match paths not seen before; True if a doc became active."""
-        before = len(self.active)
+        """Match paths not seen before; True if anything the answer shows changed.
+
+        A call with new paths is a new turn: they are the files in hand, and
+        every active doc whose scope holds one of them is needed again.
+        """
+        paths = [p for p in dict.fromkeys(paths) if p not in self.seen]
+        if not paths:
+            return False
+        self.turn += 1
+        self.fresh = tuple(paths)
         for path in paths:
             if path in self.seen:
                 continue
@@ -101,7 +115,11 @@ class Session:
                 for rule in catalog.nested_rules(directory):
                     if rule.path not in self.active:
                         self._try(rule, path)
-        return len(self.active) != before
+        for activation in self.active.values():
+            scoped = catalog.rules.get(activation.rule)
+            if scoped is not None and any(scoped.match(path) for path in self.fresh):
+                self.last_turn[activation.rule] = self.turn
+        return True
 
     def _activate_from(self, rule: Rule, paths: Iterable[str]) -> None:
         for path in paths:
@@ -114,4 +132,5 @@ class Session:
         if found is None:
             return False
         self.active[rule.path] = Activation(rule.path, path, found)
+        self.last_turn[rule.path] = self.turn
         return True

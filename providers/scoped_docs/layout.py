@@ -1,9 +1,8 @@
-"""Active docs into labelled sections: ordered, fitted to the budget, with an index of the rest.
+"""Active docs into labelled sections: fitted to the budget, with an index of the rest.
 
-Priority is display order: always-on docs first (by path), then activated
-docs from most to least specific (see ``globs.specificity``), ties by path.
-The fitter keeps the longest prefix of whole blocks, so the least specific
-docs go first and a doc too big to fit whole is cut between its sections.
+Priority is display order (:mod:`priority` decides it: the files in hand's
+docs first). The fitter keeps the longest prefix of whole blocks, so the
+last docs go first and a doc too big to fit whole is cut between its sections.
 Whatever is left out is named in a closing index section (path and the
 pattern that matched) so the model can read it on demand; rules that could
 not be used get one line each there too.
@@ -17,7 +16,7 @@ line by line, most specific first.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from providers.core.budget import Fit, TokenCounter, fit
@@ -30,6 +29,7 @@ INDEX_LABEL = "scoped docs index"
 ALWAYS_WHY = "always applies"
 HOW_TO_READ = "read the file when you need it"
 OVER_LIMIT_HEADER = "[More scoped docs apply than max_docs allows; read them when you need them:]"
+RETIRED_HEADER = "[Scoped docs for files touched earlier; read them when you need them:]"
 PROBLEMS_HEADER = "[Scoped docs not applied:]"
 INDEX_SHARE = 3
 """When the whole index cannot fit, at least 1/INDEX_SHARE of the budget goes to it."""
@@ -53,31 +53,20 @@ def entry_for(rule: Rule, activation: Activation) -> Entry:
     return Entry(rule, f'applies to {activation.touched} via "{pattern}"', f'via "{pattern}"')
 
 
-def order_entries(
-    always: Sequence[Rule], active: Mapping[str, Activation], rules: Mapping[str, Rule]
-) -> list[Entry]:
-    """Always-on first by path; then most specific first, ties by path."""
-    entries = [Entry(rule) for rule in sorted(always, key=lambda r: r.path)]
-    ranked = sorted(
-        (a for a in active.values() if a.rule in rules),
-        key=lambda a: (tuple(-x for x in a.specificity), a.rule),
-    )
-    entries.extend(entry_for(rules[a.rule], a) for a in ranked)
-    return entries
-
-
 def build_sections(
     entries: Sequence[Entry],
     problems: Sequence[Problem],
     budget: int,
     counter: TokenCounter,
     max_docs: int | None = None,
+    retired: Sequence[Entry] = (),
 ) -> tuple[Section, ...]:
-    """Sections for ``entries`` whose token counts sum to at most ``budget``."""
-    if budget <= 0 or (not entries and not problems):
+    """Sections for ``entries`` whose token counts sum to at most ``budget``; ``retired``
+    docs are only named in the index."""
+    if budget <= 0 or (not entries and not problems and not retired):
         return ()
     limit = len(entries) if max_docs is None else max_docs
-    plan = _Plan(entries[:limit], entries[limit:], problems)
+    plan = _Plan(entries[:limit], entries[limit:], problems, retired)
     named = fit(plan.units, budget, plan.render_named, counter)
     if named is not None:
         return plan.sections(named)
@@ -95,13 +84,28 @@ def build_sections(
     return (*docs, index) if index is not None else docs
 
 
+@dataclass(frozen=True)
+class _Retired:
+    """A doc whose scope no recent turn touched: named in the index, not shown."""
+
+    entry: Entry
+
+
+_IndexItem = Unit | Entry | _Retired | Problem
+
+
 class _Plan:
     """The units of the shown docs and how any kept prefix of them renders."""
 
     def __init__(
-        self, shown: Sequence[Entry], over_limit: Sequence[Entry], problems: Sequence[Problem]
+        self,
+        shown: Sequence[Entry],
+        over_limit: Sequence[Entry],
+        problems: Sequence[Problem],
+        retired: Sequence[Entry] = (),
     ) -> None:
         self.over_limit = over_limit
+        self.retired = tuple(_Retired(e) for e in retired)
         self.problems = sorted(problems, key=lambda p: p.path)
         self.by_path = {e.rule.path: e for e in shown}
         self.sizes: dict[str, int] = {}
@@ -158,18 +162,23 @@ class _Plan:
                 left_out.append(Unit("", unit.group, self.by_path[unit.group].brief))
         return left_out
 
-    def _items(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> list[Unit | Entry | Problem]:
-        return [*self._left_out(kept, dropped), *self.over_limit, *self.problems]
+    def _items(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> list[_IndexItem]:
+        return [*self._left_out(kept, dropped), *self.over_limit, *self.retired, *self.problems]
 
     @staticmethod
-    def _index_text(items: Sequence[Unit | Entry | Problem], more: int) -> str:
+    def _index_text(items: Sequence[_IndexItem], more: int) -> str:
         left_out = [i for i in items if isinstance(i, Unit)]
         over = [i for i in items if isinstance(i, Entry)]
+        retired = [i.entry for i in items if isinstance(i, _Retired)]
         problems = [i for i in items if isinstance(i, Problem)]
         blocks = [left_out_note(left_out, how_to_read=HOW_TO_READ)]
         if over:
             blocks.append(
                 "\n".join([OVER_LIMIT_HEADER, *(f"- {e.rule.path}: {e.brief}" for e in over)])
+            )
+        if retired:
+            blocks.append(
+                "\n".join([RETIRED_HEADER, *(f"- {e.rule.path}: {e.brief}" for e in retired)])
             )
         if problems:
             blocks.append("\n".join([PROBLEMS_HEADER, *(f"- {p.note}" for p in problems)]))

@@ -33,8 +33,9 @@ from providers.repository.layout import RepoRoots
 from providers.scoped_docs.activation import Session
 from providers.scoped_docs.catalog import Catalog
 from providers.scoped_docs.index import RuleIndex
-from providers.scoped_docs.layout import build_sections, order_entries
+from providers.scoped_docs.layout import build_sections
 from providers.scoped_docs.pattern_check import PatternCheck
+from providers.scoped_docs.priority import rank
 from providers.scoped_docs.rules import Reader, default_reader
 from providers.scoped_docs.settings import (
     DEFAULT_TOKEN_BUDGET,
@@ -217,7 +218,9 @@ class ScopedDocsProvider:
             if self._settings.always_apply == "ours"
             else []
         )
-        entries = order_entries(always, session.active, catalog.rules)
+        ranked = rank(session, catalog.rules, always)
         problems = [catalog.problems[p] for p in sorted(catalog.problems)]
-        sections = build_sections(entries, problems, budget, counter, self._settings.max_docs)
+        sections = build_sections(
+            ranked.entries, problems, budget, counter, self._settings.max_docs, ranked.retired
+        )
         return Contribution(sections)

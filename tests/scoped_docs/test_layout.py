@@ -7,9 +7,10 @@ import pytest
 from providers.core.budget import FallbackCounter
 from providers.core.sources import FileKey
 from providers.core.types import Section, Stability
-from providers.scoped_docs.activation import Activation
+from providers.scoped_docs.activation import Activation, Session
 from providers.scoped_docs.globs import GlobMatch, GlobSet
-from providers.scoped_docs.layout import INDEX_LABEL, Entry, build_sections, order_entries
+from providers.scoped_docs.layout import INDEX_LABEL, Entry, build_sections
+from providers.scoped_docs.priority import rank
 from providers.scoped_docs.rules import Problem, Rule
 
 KEY = FileKey(0, 0, 0, 0)
@@ -30,7 +31,19 @@ def activate(rule: Rule, touched: str) -> Activation:
     return Activation(rule.path, touched, found)
 
 
-def test_order_is_always_first_then_most_specific_then_path() -> None:
+def order_entries(
+    always: list[Rule], active: dict[str, Activation], rules: dict[str, Rule]
+) -> list[Entry]:
+    """The provider's order for one turn that touched every activation's path."""
+    session = Session()
+    session.turn = 1
+    session.fresh = tuple(dict.fromkeys(a.touched for a in active.values()))
+    session.active = dict(active)
+    session.last_turn = dict.fromkeys(active, 1)
+    return list(rank(session, rules, always).entries)
+
+
+def test_order_is_the_files_docs_most_specific_first_then_always() -> None:
     always_b = Rule(".clinerules/b.md", "cline", "B\n", KEY, always=True)
     always_a = Rule(".clinerules/a.md", "cline", "A\n", KEY, always=True)
     broad = glob_rule(".cursor/rules/py.mdc", "py\n", "**/*.py")
@@ -42,24 +55,27 @@ def test_order_is_always_first_then_most_specific_then_path() -> None:
     active = {r.path: activate(r, touched) for r in rules.values()}
     entries = order_entries([always_b, always_a], active, rules)
     assert [e.rule.path for e in entries] == [
-        ".clinerules/a.md",
-        ".clinerules/b.md",
         ".cursor/rules/login.mdc",
         "src/auth/AGENTS.md",
         "src/AGENTS.md",
         ".cursor/rules/py.mdc",
+        ".clinerules/a.md",
+        ".clinerules/b.md",
     ]
-    assert entries[0].label == ".clinerules/a.md (always applies)"
-    assert entries[3].label == 'src/auth/AGENTS.md (applies to src/auth/login.py via "src/auth/**")'
+    assert entries[4].label == ".clinerules/a.md (always applies)"
+    assert entries[1].label == 'src/auth/AGENTS.md (applies to src/auth/login.py via "src/auth/**")'
 
 
-def test_equal_specificity_is_ordered_by_path() -> None:
+def test_round_robin_follows_the_files_in_hand_and_ties_go_by_path() -> None:
     rules = {p: nested(p, "x\n") for p in ("b/AGENTS.md", "a/AGENTS.md")}
     active = {
         "b/AGENTS.md": Activation("b/AGENTS.md", "b/x", GlobMatch("b/**", "b/**")),
         "a/AGENTS.md": Activation("a/AGENTS.md", "a/x", GlobMatch("a/**", "a/**")),
     }
-    assert [e.rule.path for e in order_entries([], active, rules)] == ["a/AGENTS.md", "b/AGENTS.md"]
+    assert [e.rule.path for e in order_entries([], active, rules)] == ["b/AGENTS.md", "a/AGENTS.md"]
+    both = {p: glob_rule(p, "x\n", "**/x") for p in ("d.mdc", "c.mdc")}
+    active = {p: activate(r, "k/x") for p, r in both.items()}
+    assert [e.rule.path for e in order_entries([], active, both)] == ["c.mdc", "d.mdc"]
 
 
 def docs(count: int, size: int) -> list[Rule]:

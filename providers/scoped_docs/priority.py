@@ -1,0 +1,86 @@
+"""Which docs the budget goes to first: the rules for the files in hand. Pure.
+
+The order is the display order and the fitter keeps the longest prefix, so:
+
+1. round robin across the files touched this turn, each file's docs nearest
+   first (a file's own directory's ``AGENTS.md`` before the repository-wide
+   rule that also covers it): every file in hand gets its nearest doc before
+   any file gets a second one;
+2. always-apply rules, when this provider shows them (``always_apply = "ours"``);
+3. docs activated on earlier turns, most recently needed first;
+4. docs whose scope no turn has touched for :data:`RETIRE_AFTER` turns only
+   named in the index (retired), so earlier work cannot push out the doc for
+   the file being edited.
+
+The same session state gives the same order, so the same request gives the
+same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from providers.scoped_docs.activation import Activation, Session
+from providers.scoped_docs.globs import GlobMatch
+from providers.scoped_docs.layout import Entry, entry_for
+from providers.scoped_docs.rules import Rule
+
+RETIRE_AFTER = 3
+"""Turns without a touch in a doc's scope before it retires to the index."""
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """The docs to show, in order, and the retired ones (named in the index only)."""
+
+    entries: tuple[Entry, ...]
+    retired: tuple[Entry, ...]
+
+
+def rank(session: Session, rules: Mapping[str, Rule], always: Sequence[Rule] = ()) -> Ranked:
+    active = {path: a for path, a in session.active.items() if path in rules}
+    placed: dict[str, Entry] = {}
+    per_file = [_nearest_first(path, active, rules) for path in session.fresh]
+    depth = 0
+    while any(depth < len(docs) for docs in per_file):
+        for docs in per_file:
+            if depth < len(docs):
+                rule_path, touched, match = docs[depth]
+                if rule_path not in placed:
+                    activation = Activation(rule_path, touched, match)
+                    placed[rule_path] = entry_for(rules[rule_path], activation)
+        depth += 1
+    for rule in sorted(always, key=lambda r: r.path):
+        placed.setdefault(rule.path, Entry(rule))
+    earlier: list[tuple[int, tuple[int, ...], str]] = []
+    retired: list[Entry] = []
+    for path, activation in active.items():
+        if path in placed:
+            continue
+        last = session.last_turn.get(path, 0)
+        if session.turn - last >= RETIRE_AFTER:
+            retired.append(_retired(rules[path], activation, session.turn - last))
+        else:
+            earlier.append((-last, tuple(-x for x in activation.specificity), path))
+    for _, _, path in sorted(earlier):
+        placed[path] = entry_for(rules[path], active[path])
+    return Ranked(tuple(placed.values()), tuple(sorted(retired, key=lambda e: e.rule.path)))
+
+
+def _nearest_first(
+    path: str, active: Mapping[str, Activation], rules: Mapping[str, Rule]
+) -> list[tuple[str, str, GlobMatch]]:
+    """The active docs whose scope holds ``path``, most specific first, ties by path."""
+    found: list[tuple[tuple[int, ...], str, GlobMatch]] = []
+    for rule_path in active:
+        match = rules[rule_path].match(path)
+        if match is not None:
+            found.append((tuple(-x for x in match.specificity), rule_path, match))
+    found.sort(key=lambda item: (item[0], item[1]))
+    return [(rule_path, path, match) for _, rule_path, match in found]
+
+
+def _retired(rule: Rule, activation: Activation, idle: int) -> Entry:
+    entry = entry_for(rule, activation)
+    return Entry(rule, entry.why, f"{entry.brief}; not needed for {idle} turns")
