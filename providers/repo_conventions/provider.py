@@ -13,12 +13,14 @@ returns the previous sections byte for byte (prompt-cache friendly).
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from providers.core.budget import TokenCounter, fit
+from providers.core.conventions import HUMAN_CONVENTION_FILES, cwd_convention_paths
 from providers.core.identity import published_identity
 from providers.core.markdown import split_lines, split_units
 from providers.core.render import left_out_note
@@ -91,7 +93,8 @@ class RepoConventionsProvider:
     def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
         epoch = counter.epoch  # before rendering: a stand-in count moves it on
         root = self._roots.root(turn.working_directory)
-        candidates = candidate_keys(root, self._settings.patterns)
+        patterns = self._patterns(root, turn.working_directory)
+        candidates = candidate_keys(root, patterns)
         cached = self._cache
         if (
             cached is not None
@@ -103,12 +106,13 @@ class RepoConventionsProvider:
             and dependency_keys(cached.dependencies) == cached.keys
         ):
             return cached.contribution
-        found = discover(root, self._settings.patterns)
+        found = discover(root, patterns)
         loaded, notes, dependencies = self._load_all(root, found)
         notes.extend(
-            f"[{path} not checked: permission denied]"
-            for path in unreachable(root, self._settings.patterns)
+            f"[{path} not checked: permission denied]" for path in unreachable(root, patterns)
         )
+        if not found and not self._settings.explicit:
+            notes.extend(_human_conventions(root))
         contribution = _render(loaded, notes, turn.token_budget, counter)
         deps = tuple(dependencies)
         self._cache = _Cached(
@@ -122,6 +126,13 @@ class RepoConventionsProvider:
             contribution,
         )
         return contribution
+
+    def _patterns(self, root: Path, working_directory: Path) -> tuple[str, ...]:
+        """The configured files, then (unless ``paths`` replaced the defaults) the
+        convention files between the root and the working directory, root first."""
+        if self._settings.explicit:
+            return self._settings.patterns
+        return (*self._settings.patterns, *cwd_convention_paths(root, working_directory))
 
     def _load_all(
         self, root: Path, found: Sequence[str]
@@ -152,6 +163,17 @@ class RepoConventionsProvider:
             texts.add(result.text)
             loaded.append(result)
         return loaded, notes, dependencies
+
+
+def _human_conventions(root: Path) -> list[str]:
+    """One line naming the conventions written for people, when no agent file exists."""
+    found = [name for name in HUMAN_CONVENTION_FILES if os.path.isfile(root / name)]
+    if not found:
+        return []
+    return [
+        "[No agent convention file (AGENTS.md, CLAUDE.md, ...) here; the project's "
+        f"conventions for people: {', '.join(found)}]"
+    ]
 
 
 def _units(item: Loaded) -> list[Unit]:

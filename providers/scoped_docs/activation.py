@@ -8,7 +8,7 @@ it is matched again against every path seen so far.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from providers.scoped_docs.catalog import Catalog
@@ -90,11 +90,19 @@ class Session:
                 self._activate_from(rule, self.seen)
         return True
 
-    def touch(self, paths: Iterable[str], catalog: Catalog, index: RuleIndex) -> bool:
+    def touch(
+        self,
+        paths: Iterable[str],
+        catalog: Catalog,
+        index: RuleIndex,
+        sent_elsewhere: Collection[str] = (),
+    ) -> bool:
         """Match paths not seen before; True if anything the answer shows changed.
 
         A call with new paths is a new turn: they are the files in hand, and
-        every active doc whose scope holds one of them is needed again.
+        every active doc whose scope holds one of them is needed again. The
+        nested docs of ``sent_elsewhere`` directories (those between the root and
+        the working directory: repo conventions sends them) are not activated.
         """
         paths = [p for p in dict.fromkeys(paths) if p not in self.seen]
         if not paths:
@@ -112,6 +120,8 @@ class Session:
                 if directory in self.looked_up:
                     break  # and so were all the directories above it
                 self.looked_up.add(directory)
+                if directory in sent_elsewhere:
+                    continue
                 for rule in catalog.nested_rules(directory):
                     if rule.path not in self.active:
                         self._try(rule, path)

@@ -41,6 +41,9 @@ class Dialect:
     suffixes: tuple[str, ...]
     glob_keys: tuple[str, ...]
     interpret: Callable[[Mapping[str, Any]], Scope]
+    not_rules: tuple[str, ...] = ()
+    """Subdirectories of the rule directory that hold something else (Cline's
+    ``workflows/``, ``hooks/``, ``skills/``: procedures run on request, not rules)."""
 
     def accepts(self, filename: str) -> bool:
         return any(filename.endswith(s) and len(filename) > len(s) for s in self.suffixes)
@@ -70,8 +73,17 @@ def _cursor(meta: Mapping[str, Any]) -> Scope:
     return Scope(ScopeKind.GLOBS, patterns) if patterns else MANUAL
 
 
+CODING_AGENT = "coding-agent"
+"""Copilot's name for its coding agent in ``excludeAgent`` (the other is ``code-review``)."""
+
+
 def _copilot(meta: Mapping[str, Any]) -> Scope:
-    """Without applyTo, Copilot only uses an instructions file when attached by hand."""
+    """Without applyTo, Copilot only uses an instructions file when attached by hand; one
+    whose ``excludeAgent`` names the coding agent is not meant for an agent like ours."""
+    excluded = meta.get("excludeAgent")
+    names = excluded if isinstance(excluded, list) else [excluded]
+    if any(isinstance(n, str) and n.strip() == CODING_AGENT for n in names):
+        return MANUAL
     patterns = _globs(meta, "applyTo")
     return Scope(ScopeKind.GLOBS, patterns) if patterns else MANUAL
 
@@ -131,7 +143,9 @@ DIALECTS: dict[str, Dialect] = {
         Dialect("cursor", (".mdc", ".md"), ("globs",), _cursor),
         Dialect("copilot", (".instructions.md",), ("applyTo",), _copilot),
         Dialect("claude", (".md",), ("paths",), _paths_or_always),
-        Dialect("cline", (".md", ".txt"), ("paths",), _paths_or_always),
+        Dialect(
+            "cline", (".md", ".txt"), ("paths",), _paths_or_always, ("workflows", "hooks", "skills")
+        ),
         Dialect("windsurf", (".md",), ("globs",), _windsurf),
         Dialect("continue", (".md",), ("globs",), _continue),
         Dialect("generic", (".md", ".mdc"), ("globs", "paths", "applyTo"), _generic),

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from providers.core.budget import TokenCounter
+from providers.core.conventions import cwd_chain
 from providers.core.identity import published_identity
 from providers.core.paths import normalise_touched
 from providers.core.provider import unless_busy
@@ -135,7 +136,8 @@ class ScopedDocsProvider:
             new = session.new_entries(str(working_directory), turn.files_touched)
             inside = normalise_touched(root, working_directory, new).inside if new else ()
             changed = session.refresh(state.catalog)
-            changed |= session.touch(inside, state.catalog, state.index)
+            sent_elsewhere = frozenset(cwd_chain(root, working_directory))
+            changed |= session.touch(inside, state.catalog, state.index, sent_elsewhere)
             key = (turn.token_budget, turn.model_id, counter.epoch)
             version = state.catalog.version
             if (

@@ -225,3 +225,29 @@ def test_symlinked_rule_pointing_outside_the_repo_is_refused(root: Path, tmp_pat
     assert isinstance(loaded, Problem)
     assert "outside the repository" in loaded.note
     assert "OUTSIDE SECRET" not in loaded.note
+
+
+def test_cline_workflows_hooks_and_skills_are_not_rules(tmp_path: Path) -> None:
+    """Issue 13 item 4: Cline runs these on request; they are not rules to apply."""
+    from providers.scoped_docs.catalog import Catalog
+    from providers.scoped_docs.dialects import BUILTIN_RULE_DIRS, DIALECTS
+
+    for rel in ("style.md", "workflows/release.md", "hooks/pre.md", "skills/x.md", "sub/y.md"):
+        path = tmp_path / ".clinerules" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("rule\n")
+    catalog = Catalog(tmp_path, {d: DIALECTS[n] for d, n in BUILTIN_RULE_DIRS}, ())
+    catalog.scan_rule_dirs()
+    assert sorted(catalog.rules) == [".clinerules/style.md", ".clinerules/sub/y.md"]
+
+
+def test_copilot_instructions_excluding_the_coding_agent_are_not_applied() -> None:
+    from providers.scoped_docs.dialects import DIALECTS, ScopeKind
+
+    copilot = DIALECTS["copilot"]
+    assert copilot.interpret({"applyTo": "**/*.ts", "excludeAgent": "coding-agent"}).kind is (
+        ScopeKind.MANUAL
+    )
+    assert copilot.interpret({"applyTo": "**/*.ts", "excludeAgent": "code-review"}).kind is (
+        ScopeKind.GLOBS
+    )

@@ -1,0 +1,55 @@
+"""Which convention files the agent's harness loads at start, shared by the providers that
+must agree on it: repo conventions sends them, scoped docs must not send them again.
+
+Codex and Claude Code load convention files from the repository root down to
+the working directory (Gemini CLI from the working directory up); so does
+repo conventions: the root's files, then each directory's on the way to the
+working directory.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+NESTED_CONVENTION_NAMES: tuple[str, ...] = (
+    "AGENTS.override.md",
+    "AGENTS.md",
+    "CLAUDE.md",
+    "CLAUDE.local.md",
+    "GEMINI.md",
+)
+"""Looked for in each directory between the root and the working directory."""
+
+HUMAN_CONVENTION_FILES: tuple[str, ...] = (
+    "CONTRIBUTING.md",
+    ".github/CONTRIBUTING.md",
+    "docs/CONTRIBUTING.md",
+    "CODECONVENTIONS.md",
+    "CODE_STYLE.md",
+    "STYLEGUIDE.md",
+    "STYLE.md",
+    "docs/STYLE.md",
+    "DEVELOPMENT.md",
+    "HACKING.md",
+)
+"""Conventions written for people, pointed at (not sent) when no agent file exists."""
+
+
+def cwd_chain(root: Path, working_directory: Path) -> tuple[str, ...]:
+    """Repo-relative directories from just below ``root`` down to ``working_directory``
+    (empty when it is the root or not below it)."""
+    try:
+        rel = working_directory.resolve().relative_to(root)
+    except ValueError:
+        return ()
+    parts = rel.parts
+    return tuple("/".join(parts[: i + 1]) for i in range(len(parts)))
+
+
+def cwd_convention_paths(root: Path, working_directory: Path) -> tuple[str, ...]:
+    """The nested convention files repo conventions loads for ``working_directory``."""
+    return tuple(
+        f"{directory}/{name}"
+        for directory in cwd_chain(root, working_directory)
+        for name in NESTED_CONVENTION_NAMES
+    )
