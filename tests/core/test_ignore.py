@@ -148,6 +148,18 @@ def test_comment_only_files_compile_to_nothing() -> None:
     assert compile_patterns(["*.o"]) is not None
 
 
+def test_lines_git_never_matches_match_nothing_and_cost_nothing_else() -> None:
+    """Issue 12: ``foo\\``, ``x\\ `` with spaces after it, a lone ``!``, ``[z-a]``, an
+    unclosed ``[``: git accepts them all; each means what it means to git."""
+    own = PatternSet(["foo\\", "x\\   ", "!", "[z-a]", "[abc", "*.o"])
+    assert not own.excluded("foo", False)
+    assert own.excluded("x ", False)
+    assert own.excluded("z", False)  # a range's first character is a member
+    assert not own.excluded("a", False)
+    assert not own.excluded("[abc", False)
+    assert own.excluded("a.o", False)
+
+
 def test_pattern_set_checks_ancestors() -> None:
     own = PatternSet(["vendor/", "*.gen.py", "!keep.gen.py"])
     assert own
