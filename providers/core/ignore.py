@@ -52,14 +52,17 @@ def parse_patterns(data: bytes) -> list[str]:
     return [line.removesuffix("\r") for line in text.split("\n")]
 
 
-def read_patterns(path: Path) -> list[str]:
-    """The lines of an ignore file; none when it is missing, unreadable, a symlink or too big.
+def read_patterns(path: Path, *, follow: bool = False) -> list[str]:
+    """The lines of an ignore file; none when it is missing, unreadable, not a file or too big.
 
-    git (since 2.32) does not follow a symlinked in-tree ``.gitignore``; we
-    never follow one anywhere, which also keeps the read inside the tree.
+    git (since 2.32) does not follow a symlinked in-tree ``.gitignore``, which
+    also keeps the read inside the tree: so by default a symlink gives
+    nothing. git does follow ``info/exclude`` and the global excludes file
+    (``follow``), which live outside the tree anyway.
     """
+    nofollow = 0 if follow else getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
+        fd = os.open(path, os.O_RDONLY | nofollow | os.O_NONBLOCK)
     except OSError:
         return []
     try:
@@ -146,9 +149,13 @@ class PatternSet:
     def __bool__(self) -> bool:
         return self._spec is not None
 
+    def decide(self, rel: str, is_dir: bool) -> bool | None:
+        """True: excluded; False: a negation keeps it; None: no pattern matches ``rel``."""
+        return None if self._spec is None else self._spec.decide(path_bytes(rel), is_dir)
+
     def excluded(self, rel: str, is_dir: bool) -> bool:
         """Whether ``rel`` matches (assuming no ancestor does)."""
-        return self._spec is not None and self._spec.decide(path_bytes(rel), is_dir) is True
+        return self.decide(rel, is_dir) is True
 
     def excluded_path(self, rel: str, is_dir: bool) -> bool:
         """Whether ``rel`` or any of its ancestor directories matches."""
@@ -170,18 +177,25 @@ class DirMatcher:
         self._prefix = path_bytes(prefix)
         self._chain = chain
 
-    def excluded(self, name: str, is_dir: bool) -> bool:
-        """Whether the entry ``name`` of this directory is ignored."""
+    def decide(self, name: str, is_dir: bool) -> bool | None:
+        """True: the entry ``name`` is ignored; False: a negation keeps it; None: no rule decides.
+
+        What ``git check-ignore -v`` tells apart; a walk only needs :meth:`excluded`.
+        """
         if name in DEFAULT_EXCLUDES:
             return True
         if not self._chain:
-            return False
+            return None
         rel = self._prefix + path_bytes(name)
         for cut, spec in self._chain:
             decision = spec.decide(rel[cut:], is_dir)
             if decision is not None:
                 return decision
-        return False
+        return None
+
+    def excluded(self, name: str, is_dir: bool) -> bool:
+        """Whether the entry ``name`` of this directory is ignored."""
+        return self.decide(name, is_dir) is True
 
 
 class IgnoreRules:
@@ -205,7 +219,8 @@ class IgnoreRules:
         # Lowest precedence last; matched against the repo-relative path (cut 0).
         self._base: list[tuple[int, Patterns]] = []
         for path in (info_exclude, global_excludes):
-            spec = compile_patterns(read_patterns(path)) if path is not None else None
+            lines = read_patterns(path, follow=True) if path is not None else []
+            spec = compile_patterns(lines)
             if spec is not None:
                 self._base.append((0, spec))
 
