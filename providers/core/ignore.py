@@ -2,10 +2,10 @@
 
 Inside a repository providers ask git (``git ls-files``, ``git check-ignore``):
 it is exact and fast. Elsewhere :class:`IgnoreRules` applies the same rules
-with :mod:`providers.core.wildmatch` (pathspec's compiled patterns): each
-``.gitignore`` re-rooted at its own directory, ``$GIT_DIR/info/exclude``, the
-global excludes file, and the default excludes (``.git``), which never appear
-anywhere. :class:`PatternSet` holds our own patterns (config ``exclude``,
+with :mod:`providers.core.wildmatch` (each line exactly as git reads it): each
+``.gitignore`` re-rooted at its own directory, ``$GIT_COMMON_DIR/info/exclude``,
+the global excludes file, and the default excludes (``.git``), which never
+appear anywhere. :class:`PatternSet` holds our own patterns (config ``exclude``,
 ``.contextignore``), applied on top of git's.
 
 Precedence (gitignore(5)): a deeper ``.gitignore`` beats a shallower one, any
@@ -14,9 +14,9 @@ file the last matching pattern wins, and a negation decides too. Nothing
 inside an excluded directory can be re-included: a walk never enters one, and
 the ``*_path`` methods check every ancestor for callers holding one path.
 
-Paths are repo-relative POSIX strings; directories are matched with a
-trailing ``/`` (so ``build/`` patterns match directories only, and a symlink
-to a directory is a file, as in git).
+Paths are repo-relative POSIX strings, matched as their bytes on disk; a
+``build/`` pattern matches directories only, and a symlink to a directory is
+a file, as in git.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from providers.core.wildmatch import PatternError, Rule, compile_rules
+from providers.core.wildmatch import Rule, compile_rules, path_bytes
 
 log = logging.getLogger(__name__)
 
@@ -52,14 +52,17 @@ def parse_patterns(data: bytes) -> list[str]:
     return [line.removesuffix("\r") for line in text.split("\n")]
 
 
-def read_patterns(path: Path) -> list[str]:
-    """The lines of an ignore file; none when it is missing, unreadable, a symlink or too big.
+def read_patterns(path: Path, *, follow: bool = False) -> list[str]:
+    """The lines of an ignore file; none when it is missing, unreadable, not a file or too big.
 
-    git (since 2.32) does not follow a symlinked in-tree ``.gitignore``; we
-    never follow one anywhere, which also keeps the read inside the tree.
+    git (since 2.32) does not follow a symlinked in-tree ``.gitignore``, which
+    also keeps the read inside the tree: so by default a symlink gives
+    nothing. git does follow ``info/exclude`` and the global excludes file
+    (``follow``), which live outside the tree anyway.
     """
+    nofollow = 0 if follow else getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
+        fd = os.open(path, os.O_RDONLY | nofollow | os.O_NONBLOCK)
     except OSError:
         return []
     try:
@@ -82,11 +85,9 @@ def read_patterns(path: Path) -> list[str]:
 class Patterns:
     """One file's patterns, matched the way git matches them: against the path itself.
 
-    A compiled pattern also matches everything below a matching directory
-    (:meth:`~providers.core.wildmatch.Rule.matches`). git never matches a
-    pattern against an ancestor: it just does not descend into an excluded
-    directory. So a match through an ancestor is not a match here
-    (:meth:`~providers.core.wildmatch.Rule.matches_entry`); otherwise
+    git never matches a pattern against an ancestor: it just does not
+    descend into an excluded directory. So a match through an ancestor is
+    not a match here (:meth:`~providers.core.wildmatch.Rule.hits`); otherwise
     ``!sub/`` in a deeper ``.gitignore`` would wrongly re-include
     ``sub/a.txt`` ignored by ``*.txt`` higher up.
     """
@@ -96,10 +97,14 @@ class Patterns:
     def __init__(self, rules: Sequence[Rule]) -> None:
         self._rules = tuple(reversed(rules))  # last matching pattern wins
 
-    def decide(self, rel: str, is_dir: bool) -> bool | None:
-        """True: ignored; False: re-included by a negation; None: no pattern matches ``rel``."""
+    def decide(self, rel: bytes, is_dir: bool) -> bool | None:
+        """True: ignored; False: re-included by a negation; None: no pattern matches ``rel``.
+
+        ``rel`` is the path's bytes (:func:`~providers.core.wildmatch.path_bytes`),
+        encoded once for all the files a walk consults about it.
+        """
         for rule in self._rules:
-            if rule.matches_entry(rel, is_dir):
+            if rule.hits(rel, is_dir):
                 return rule.include
         return None
 
@@ -107,20 +112,10 @@ class Patterns:
 def compile_patterns(lines: Iterable[str]) -> Patterns | None:
     """The patterns in ``lines``, or ``None`` when there are none (comments, blanks).
 
-    A line that cannot be compiled (``foo\\``: a backslash escaping nothing) is
-    left out with a warning, as git passes over a pattern it cannot use: one
-    bad line never costs the others, nor a turn.
+    Every line git accepts compiles; one git would never match (``foo\\``, an
+    unclosed ``[``) matches nothing here too.
     """
-    listed = list(lines)
-    try:
-        rules = compile_rules(listed)
-    except PatternError:
-        rules = []
-        for line in listed:
-            try:
-                rules.extend(compile_rules([line]))
-            except PatternError as exc:
-                log.warning("ignore pattern %r left out: %s", line, exc)
+    rules = compile_rules(lines)
     return Patterns(rules) if rules else None
 
 
@@ -161,9 +156,17 @@ class PatternSet:
     def __bool__(self) -> bool:
         return bool(self._specs)
 
+    def decide(self, rel: str, is_dir: bool) -> bool | None:
+        """True: a group excludes ``rel``; False: a negation keeps it; None: no match."""
+        encoded = path_bytes(rel)
+        decisions = [spec.decide(encoded, is_dir) for spec in self._specs]
+        if True in decisions:
+            return True
+        return False if False in decisions else None
+
     def excluded(self, rel: str, is_dir: bool) -> bool:
         """Whether ``rel`` matches (assuming no ancestor does)."""
-        return any(spec.decide(rel, is_dir) is True for spec in self._specs)
+        return self.decide(rel, is_dir) is True
 
     def excluded_path(self, rel: str, is_dir: bool) -> bool:
         """Whether ``rel`` or any of its ancestor directories matches."""
@@ -173,26 +176,37 @@ class PatternSet:
 
 
 class DirMatcher:
-    """The rules in force inside one directory, deepest first, ready for its entries."""
+    """The rules in force inside one directory, deepest first, ready for its entries.
+
+    Each rule file sees the path from its own directory: ``cut`` bytes of the
+    repo-relative path go (``len`` of the directory's bytes plus the ``/``).
+    """
 
     __slots__ = ("_chain", "_prefix")
 
     def __init__(self, prefix: str, chain: Sequence[tuple[int, Patterns]]) -> None:
-        self._prefix = prefix
+        self._prefix = path_bytes(prefix)
         self._chain = chain
 
-    def excluded(self, name: str, is_dir: bool) -> bool:
-        """Whether the entry ``name`` of this directory is ignored."""
+    def decide(self, name: str, is_dir: bool) -> bool | None:
+        """True: the entry ``name`` is ignored; False: a negation keeps it; None: no rule decides.
+
+        What ``git check-ignore -v`` tells apart; a walk only needs :meth:`excluded`.
+        """
         if name in DEFAULT_EXCLUDES:
             return True
         if not self._chain:
-            return False
-        rel = self._prefix + name
+            return None
+        rel = self._prefix + path_bytes(name)
         for cut, spec in self._chain:
             decision = spec.decide(rel[cut:], is_dir)
             if decision is not None:
                 return decision
-        return False
+        return None
+
+    def excluded(self, name: str, is_dir: bool) -> bool:
+        """Whether the entry ``name`` of this directory is ignored."""
+        return self.decide(name, is_dir) is True
 
 
 class IgnoreRules:
@@ -216,7 +230,8 @@ class IgnoreRules:
         # Lowest precedence last; matched against the repo-relative path (cut 0).
         self._base: list[tuple[int, Patterns]] = []
         for path in (info_exclude, global_excludes):
-            spec = compile_patterns(read_patterns(path)) if path is not None else None
+            lines = read_patterns(path, follow=True) if path is not None else []
+            spec = compile_patterns(lines)
             if spec is not None:
                 self._base.append((0, spec))
 
@@ -239,7 +254,7 @@ class IgnoreRules:
         for directory in reversed(["", *dirs]):
             spec = self._dir_spec(directory)
             if spec is not None:
-                chain.append((len(directory) + 1 if directory else 0, spec))
+                chain.append((len(path_bytes(directory)) + 1 if directory else 0, spec))
         chain.extend(self._base)
         return DirMatcher(rel_dir + "/" if rel_dir else "", chain)
 

@@ -121,8 +121,8 @@ def rules_for(listing: Listing, runner: GitRunner) -> IgnoreRules:
 
     Asking our own rules instead of ``git check-ignore`` saves a process per
     turn (git reads the whole index for it); the rules agree with git's
-    (tests/core/test_ignore.py) except for tracked files, which ``known``
-    covers.
+    (tests/core/test_gitignore_cases.py, test_gitignore_trees.py) except for
+    tracked files, which ``known`` covers.
     """
     if listing.rules is None:
         listing.rules = IgnoreRules(

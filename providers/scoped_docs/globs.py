@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from providers.core.wildmatch import PatternError, RuleSet
+from providers.core.wildmatch import RuleSet, path_bytes
 
 MAX_EXPANSIONS = 256
 """Brace alternatives one pattern may expand to; beyond that it is kept literal."""
@@ -202,22 +202,15 @@ class GlobMatch:
 class Inclusion:
     """One including pattern: as written, as expanded, and its compiled regex.
 
-    Searched in a path, the regex also hits paths below a directory it
-    matches (:class:`providers.core.wildmatch.Rule`); ``None`` would send
-    callers the slow way.
+    Matched (``re.match``) against a path's bytes
+    (:func:`providers.core.wildmatch.path_bytes`), the regex also hits paths
+    below a directory it matches (:class:`providers.core.wildmatch.Rule`);
+    ``None`` would send callers the slow way.
     """
 
     written: str
     expanded: str
-    regex: re.Pattern[str] | None
-
-
-def _unusable(written: str) -> bool:
-    try:
-        RuleSet([written])
-    except PatternError:
-        return True
-    return False
+    regex: re.Pattern[bytes] | None
 
 
 class GlobSet:
@@ -243,11 +236,7 @@ class GlobSet:
             raise GlobError(f"could not compile patterns {self.written!r}")
         self._lines = tuple(lines)
         self._origin = tuple(origin)
-        try:
-            self._rules = RuleSet(lines)
-        except PatternError as exc:
-            bad = [w for w in self.written if _unusable(w)] or list(self.written)
-            raise GlobError(f"pattern {bad[0]!r} cannot be used ({exc})") from None
+        self._rules = RuleSet(lines)  # never fails: what git would never match matches nothing
 
     def __bool__(self) -> bool:
         return bool(self._lines)
@@ -261,10 +250,11 @@ class GlobSet:
         """
         if self._rules.decide(path) is not True:
             return None
+        data = path_bytes(path)  # encoded once, not once a rule
         best: GlobMatch | None = None
         for index in range(len(self._lines) - 1, -1, -1):
             rule = self._rules.rules[index]
-            if rule is None or not rule.matches(path):
+            if rule is None or rule.regex.match(data) is None:
                 continue
             if not rule.include:
                 break  # everything earlier was undone by this exclusion

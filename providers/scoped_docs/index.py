@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from providers.core.wildmatch import joined
+from providers.core.wildmatch import joined, path_bytes
 from providers.scoped_docs.rules import Rule
 
 BUCKET_SIZE = 32
@@ -24,7 +24,7 @@ class RuleIndex:
 
     def __init__(self, rules: Sequence[Rule], bucket_size: int = BUCKET_SIZE) -> None:
         glob_rules = [r for r in rules if r.globs is not None]
-        self._buckets: list[tuple[re.Pattern[str] | None, tuple[Rule, ...]]] = []
+        self._buckets: list[tuple[re.Pattern[bytes] | None, tuple[Rule, ...]]] = []
         for start in range(0, len(glob_rules), bucket_size):
             bucket = tuple(glob_rules[start : start + bucket_size])
             self._buckets.append((_combined(bucket), bucket))
@@ -34,14 +34,15 @@ class RuleIndex:
 
     def candidates(self, path: str) -> Iterator[Rule]:
         """Rules that may match ``path``: a superset of those that do."""
+        data = path_bytes(path)
         for regex, rules in self._buckets:
-            if regex is None or regex.match(path):
+            if regex is None or regex.match(data):
                 yield from rules
 
 
-def _combined(rules: Sequence[Rule]) -> re.Pattern[str] | None:
+def _combined(rules: Sequence[Rule]) -> re.Pattern[bytes] | None:
     """The OR of every inclusion's regex in the bucket; ``None``: always check the bucket."""
-    regexes: list[re.Pattern[str]] = []
+    regexes: list[re.Pattern[bytes]] = []
     for rule in rules:
         inclusions = rule.globs.inclusions() if rule.globs is not None else ()
         found = [i.regex for i in inclusions if i.regex is not None]

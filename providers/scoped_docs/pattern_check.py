@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import bisect
 import logging
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 
-from providers.core.wildmatch import matcher
+from providers.core.wildmatch import matcher, path_bytes
 from providers.repository.files import list_repo_files
 from providers.scoped_docs.globs import Inclusion, specificity
 from providers.scoped_docs.rules import Rule
@@ -75,8 +75,7 @@ class PatternCheck:
     def _matches_something(
         self, inclusion: Inclusion, seen: Collection[str], budget: list[int]
     ) -> bool:
-        regex = inclusion.regex
-        test = regex.match if regex is not None else matcher(inclusion.expanded)
+        test = _test(inclusion)
         for path in self._candidates(inclusion.expanded):
             budget[0] -= 1
             if test(path):
@@ -99,6 +98,15 @@ class PatternCheck:
         if self._files is None:
             self._files = list_repo_files(self.root)
         return self._files
+
+
+def _test(inclusion: Inclusion) -> Callable[[str], bool]:
+    """Whether a path matches the inclusion: its compiled regex on the path's bytes."""
+    regex = inclusion.regex
+    if regex is None:
+        return matcher(inclusion.expanded)
+    match = regex.match
+    return lambda path: match(path_bytes(path)) is not None
 
 
 def _floats_on_one_name(pattern: str) -> bool:

@@ -134,18 +134,36 @@ def test_crlf_file_matches(tmp_path: Path) -> None:
     assert IgnoreRules(tmp_path).excluded("x.log", False)
 
 
-def test_read_patterns_does_not_follow_symlinks(tmp_path: Path) -> None:
+def test_read_patterns_follows_symlinks_only_when_told(tmp_path: Path) -> None:
+    """git never follows a symlinked in-tree ``.gitignore`` (2.32), but does follow
+    ``info/exclude`` and ``core.excludesFile`` (t0008)."""
     (tmp_path / "real").write_text("*\n")
     (tmp_path / ".gitignore").symlink_to(tmp_path / "real")
     assert read_patterns(tmp_path / ".gitignore") == []
+    assert read_patterns(tmp_path / ".gitignore", follow=True) == ["*", ""]
     assert read_patterns(tmp_path / "missing") == []
     assert read_patterns(tmp_path) == []  # a directory
+    assert read_patterns(tmp_path, follow=True) == []
     assert not IgnoreRules(tmp_path).excluded("anything", False)
+    rules = IgnoreRules(tmp_path / "elsewhere", info_exclude=tmp_path / ".gitignore")
+    assert rules.excluded("anything", False)
 
 
 def test_comment_only_files_compile_to_nothing() -> None:
     assert compile_patterns(["# just a comment", "", "   "]) is None
     assert compile_patterns(["*.o"]) is not None
+
+
+def test_lines_git_never_matches_match_nothing_and_cost_nothing_else() -> None:
+    """Issue 12: ``foo\\``, ``x\\ `` with spaces after it, a lone ``!``, ``[z-a]``, an
+    unclosed ``[``: git accepts them all; each means what it means to git."""
+    own = PatternSet(["foo\\", "x\\   ", "!", "[z-a]", "[abc", "*.o"])
+    assert not own.excluded("foo", False)
+    assert own.excluded("x ", False)
+    assert own.excluded("z", False)  # a range's first character is a member
+    assert not own.excluded("a", False)
+    assert not own.excluded("[abc", False)
+    assert own.excluded("a.o", False)
 
 
 def test_pattern_set_checks_ancestors() -> None:

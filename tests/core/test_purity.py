@@ -29,7 +29,7 @@ def test_entry_point_defers_heavy_imports(package: str) -> None:
     nor the provider's libraries at import time."""
     code = (
         f"import sys, providers.{package}.__main__\n"
-        "heavy = ('grpc', 'markdown_it', 'pathspec', 'watchfiles', 'yaml',"
+        "heavy = ('grpc', 'markdown_it', 'watchfiles', 'yaml',"
         f" 'providers.{package}.provider')\n"
         "bad = [n for n in heavy if n in sys.modules]\n"
         "assert not bad, bad\n"
