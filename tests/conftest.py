@@ -15,6 +15,8 @@ from typing import Any, Protocol, TypeVar
 import pytest
 from hypothesis import settings
 
+from tests.rules.conftest import CountingReader
+
 # The same examples on every run: a property test that fails fails every time, in CI
 # as here (found examples are pinned with @example where they matter).
 settings.register_profile("repeatable", derandomize=True, database=None)
@@ -173,3 +175,9 @@ def chdir_tmp(tmp_path: Path) -> Iterator[Path]:
         yield tmp_path
     finally:
         os.chdir(old)
+
+
+@pytest.fixture
+def reader() -> CountingReader:
+    """A reader that counts reads (rule and scoped docs tests)."""
+    return CountingReader()

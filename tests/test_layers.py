@@ -47,7 +47,7 @@ def test_no_provider_imports_another_provider(package: str) -> None:
     assert not bad, f"providers/{package}/ reaches into another provider: {bad}"
 
 
-@pytest.mark.parametrize("layer", ["core", "repository"])
+@pytest.mark.parametrize("layer", ["core", "repository", "rules"])
 def test_neutral_layers_import_no_provider(layer: str) -> None:
     bad = sorted(
         (where, module)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from providers.scoped_docs.catalog import Catalog
-from providers.scoped_docs.globs import GlobMatch
+from providers.rules.catalog import Catalog
+from providers.rules.globs import GlobMatch
+from providers.rules.load import Rule
 from providers.scoped_docs.index import RuleIndex
-from providers.scoped_docs.rules import Rule
 
 
 @dataclass(frozen=True)

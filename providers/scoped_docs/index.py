@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from providers.core.wildmatch import joined, path_bytes
-from providers.scoped_docs.rules import Rule
+from providers.rules.load import Rule
 
 BUCKET_SIZE = 32
 

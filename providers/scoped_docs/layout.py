@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from providers.core.budget import Fit, TokenCounter, fit
 from providers.core.render import join_blocks, left_out_note
 from providers.core.types import Section, Stability, Unit
+from providers.rules.load import Problem, Rule
 from providers.scoped_docs.activation import Activation
-from providers.scoped_docs.rules import Problem, Rule
 
 INDEX_LABEL = "scoped docs index"
 ALWAYS_WHY = "always applies"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from providers.core.wildmatch import matcher, path_bytes
 from providers.repository.files import list_repo_files
-from providers.scoped_docs.globs import Inclusion, specificity
-from providers.scoped_docs.rules import Rule
+from providers.rules.globs import Inclusion, specificity
+from providers.rules.load import Rule
 
 log = logging.getLogger(__name__)
 

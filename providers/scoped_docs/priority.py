@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from providers.rules.globs import GlobMatch
+from providers.rules.load import Rule
 from providers.scoped_docs.activation import Activation, Session
-from providers.scoped_docs.globs import GlobMatch
 from providers.scoped_docs.layout import Entry, entry_for
-from providers.scoped_docs.rules import Rule
 
 RETIRE_AFTER = 3
 """Turns without a touch in a doc's scope before it retires to the index."""

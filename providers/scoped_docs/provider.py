@@ -1,6 +1,6 @@
 """The scoped docs provider: the rules that govern the files the agent touches, just in time.
 
-1. discover (``catalog.py``): rule directories listed once, nested convention
+1. discover (``providers.rules.catalog``): rule directories listed once, nested convention
    files looked up per touched directory; a watcher says what to re-read;
 2. match (``activation.py``): only paths new this turn, against rules not yet
    active (``index.py`` prefilters); a doc once active stays active;
@@ -31,13 +31,13 @@ from providers.core.request import Turn
 from providers.core.types import Capabilities, Contribution, Identity, Stability
 from providers.core.watch import WatcherFactory, WatchLifecycle, default_watcher
 from providers.repository.layout import RepoRoots
+from providers.rules.catalog import Catalog
+from providers.rules.load import Reader, default_reader
 from providers.scoped_docs.activation import Session
-from providers.scoped_docs.catalog import Catalog
 from providers.scoped_docs.index import RuleIndex
 from providers.scoped_docs.layout import build_sections
 from providers.scoped_docs.pattern_check import PatternCheck
 from providers.scoped_docs.priority import rank
-from providers.scoped_docs.rules import Reader, default_reader
 from providers.scoped_docs.settings import (
     DEFAULT_TOKEN_BUDGET,
     NAME,

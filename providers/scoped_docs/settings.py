@@ -10,7 +10,7 @@ from typing import Any
 from providers.core.config import COMMON_ATTRIBUTES, resolve_config, whole_number
 from providers.core.errors import invalid_request
 from providers.core.types import AttrType, ConfigAttribute
-from providers.scoped_docs.dialects import BUILTIN_RULE_DIRS, DIALECTS, Dialect
+from providers.rules.dialects import BUILTIN_RULE_DIRS, DIALECTS, Dialect
 
 NAME = "scoped-docs"
 DEFAULT_TOKEN_BUDGET = 2000

@@ -11,7 +11,7 @@ import pytest
 from providers.core.budget import FallbackCounter
 from providers.core.provider import contribute
 from providers.core.types import ContextRequest, ModelTarget
-from providers.scoped_docs.frontmatter import (
+from providers.rules.frontmatter import (
     MAX_DEPTH,
     MAX_FRONT_MATTER_BYTES,
     FrontMatterError,

@@ -11,23 +11,14 @@ from typing import Any
 import pytest
 
 from providers.core.budget import FallbackCounter
-from providers.core.sources import SourceText, Unavailable, read_text
 from providers.core.types import ContextRequest, ModelTarget
 from providers.core.watch import ChangeWatcher
 from providers.scoped_docs.provider import ScopedDocsProvider
-
-
-def write(root: Path, rel: str, text: str) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def make_repo(root: Path) -> Path:
-    """An empty repository root (``.git`` marks it; no git needed)."""
-    (root / ".git").mkdir(parents=True)
-    return root
+from tests.rules.conftest import (  # noqa: F401 (helpers re-exported for the tests here)
+    CountingReader,
+    make_repo,
+    write,
+)
 
 
 def request(
@@ -73,25 +64,9 @@ class FeedWatch:
         self.batches.join()
 
 
-class CountingReader:
-    """``read_text`` that remembers every path it was asked for."""
-
-    def __init__(self) -> None:
-        self.calls: list[str] = []
-
-    def __call__(self, root: Path, path: Path) -> SourceText | Unavailable:
-        self.calls.append(path.as_posix())
-        return read_text(root, path)
-
-
 @pytest.fixture
 def feed() -> FeedWatch:
     return FeedWatch()
-
-
-@pytest.fixture
-def reader() -> CountingReader:
-    return CountingReader()
 
 
 @pytest.fixture

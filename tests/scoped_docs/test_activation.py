@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from providers.rules.catalog import Catalog
+from providers.rules.dialects import DIALECTS
+from providers.rules.globs import GlobSet
+from providers.rules.load import Rule
 from providers.scoped_docs.activation import Session, ancestors
-from providers.scoped_docs.catalog import Catalog
-from providers.scoped_docs.dialects import DIALECTS
-from providers.scoped_docs.globs import GlobSet
 from providers.scoped_docs.index import RuleIndex
-from providers.scoped_docs.rules import Rule
 from tests.scoped_docs.conftest import CountingReader, make_repo, write
 
 RULES = 40

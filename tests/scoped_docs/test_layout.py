@@ -7,11 +7,11 @@ import pytest
 from providers.core.budget import FallbackCounter
 from providers.core.sources import FileKey
 from providers.core.types import Section, Stability
+from providers.rules.globs import GlobMatch, GlobSet
+from providers.rules.load import Problem, Rule
 from providers.scoped_docs.activation import Activation, Session
-from providers.scoped_docs.globs import GlobMatch, GlobSet
 from providers.scoped_docs.layout import INDEX_LABEL, Entry, build_sections
 from providers.scoped_docs.priority import rank
-from providers.scoped_docs.rules import Problem, Rule
 
 KEY = FileKey(0, 0, 0, 0)
 COUNTER = FallbackCounter()

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from providers.core.sources import FileKey
-from providers.scoped_docs.globs import GlobSet
+from providers.rules.globs import GlobSet
+from providers.rules.load import Rule
 from providers.scoped_docs.pattern_check import MAX_REPORTS, PatternCheck
-from providers.scoped_docs.rules import Rule
 from tests.scoped_docs.conftest import write
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from providers.scoped_docs.globs import GlobError, parse_globs
+from providers.rules.globs import GlobError, parse_globs
 
 
 class ScopeKind(enum.Enum):

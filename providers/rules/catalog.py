@@ -21,8 +21,8 @@ from pathlib import Path, PurePosixPath
 
 from providers.core.paths import confine
 from providers.core.sources import FileKey, stat_key
-from providers.scoped_docs.dialects import Dialect
-from providers.scoped_docs.rules import (
+from providers.rules.dialects import Dialect
+from providers.rules.load import (
     Loaded,
     Problem,
     Reader,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from providers.scoped_docs.catalog import Catalog
-from providers.scoped_docs.dialects import BUILTIN_RULE_DIRS, DIALECTS
-from tests.scoped_docs.conftest import CountingReader, make_repo, write
+from providers.rules.catalog import Catalog
+from providers.rules.dialects import BUILTIN_RULE_DIRS, DIALECTS
+from tests.rules.conftest import CountingReader, make_repo, write
 
 RULE_DIRS = {d: DIALECTS[n] for d, n in BUILTIN_RULE_DIRS}
 NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from providers.scoped_docs.dialects import DIALECTS
-from providers.scoped_docs.rules import Problem, Rule, default_reader, load_nested, load_rule
-from tests.scoped_docs.conftest import make_repo, write
+from providers.rules.dialects import DIALECTS
+from providers.rules.load import Problem, Rule, default_reader, load_nested, load_rule
+from tests.rules.conftest import make_repo, write
 
 
 def rule(root: Path, rel: str, dialect: str, text: str) -> Rule | Problem | None:
@@ -229,8 +229,8 @@ def test_symlinked_rule_pointing_outside_the_repo_is_refused(root: Path, tmp_pat
 
 def test_cline_workflows_hooks_and_skills_are_not_rules(tmp_path: Path) -> None:
     """Issue 13 item 4: Cline runs these on request; they are not rules to apply."""
-    from providers.scoped_docs.catalog import Catalog
-    from providers.scoped_docs.dialects import BUILTIN_RULE_DIRS, DIALECTS
+    from providers.rules.catalog import Catalog
+    from providers.rules.dialects import BUILTIN_RULE_DIRS, DIALECTS
 
     for rel in ("style.md", "workflows/release.md", "hooks/pre.md", "skills/x.md", "sub/y.md"):
         path = tmp_path / ".clinerules" / rel
@@ -242,7 +242,7 @@ def test_cline_workflows_hooks_and_skills_are_not_rules(tmp_path: Path) -> None:
 
 
 def test_copilot_instructions_excluding_the_coding_agent_are_not_applied() -> None:
-    from providers.scoped_docs.dialects import DIALECTS, ScopeKind
+    from providers.rules.dialects import DIALECTS, ScopeKind
 
     copilot = DIALECTS["copilot"]
     assert copilot.interpret({"applyTo": "**/*.ts", "excludeAgent": "coding-agent"}).kind is (

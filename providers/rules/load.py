@@ -21,9 +21,9 @@ from providers.core.markdown import (
 )
 from providers.core.sources import FileKey, SourceText, Unavailable, read_text
 from providers.core.types import Unit
-from providers.scoped_docs.dialects import Dialect, ScopeKind
-from providers.scoped_docs.frontmatter import FrontMatterError, parse_front_matter
-from providers.scoped_docs.globs import GlobError, GlobMatch, GlobSet
+from providers.rules.dialects import Dialect, ScopeKind
+from providers.rules.frontmatter import FrontMatterError, parse_front_matter
+from providers.rules.globs import GlobError, GlobMatch, GlobSet
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from providers.scoped_docs.globs import (
+from providers.rules.globs import (
     MAX_EXPANSIONS,
     GlobError,
     GlobSet,
