@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from providers.core.types import Unit
 
@@ -13,10 +13,22 @@ def join_blocks(blocks: Sequence[str]) -> str:
     return "\n\n".join(parts) + ("\n" if parts else "")
 
 
-def left_out_note(dropped: Sequence[Unit], *, how_to_read: str) -> str:
+MAX_NAMED_PARTS = 12
+"""Headings one file's line of the note lists; past that it counts the rest."""
+
+TRAIL_SEPARATOR = " > "
+
+
+def left_out_note(
+    dropped: Sequence[Unit], *, how_to_read: str, partly_shown: Collection[str] = ()
+) -> str:
     """Name what the budget left out, grouped by source, so the model can fetch it.
 
     ``how_to_read`` says how (e.g. "read the file", "run `git status`").
+    Sources in ``partly_shown`` are marked so: the model then knows the text
+    it has is the start of the file, not all of it. Each heading trail is
+    written once per file (``# Guide > ## A, ## B``, not ``# Guide > ## A;
+    # Guide > ## B``): a long file's note stays a line, not a page.
     Returns "" when nothing was dropped.
     """
     if not dropped:
@@ -28,9 +40,25 @@ def left_out_note(dropped: Sequence[Unit], *, how_to_read: str) -> str:
             names.append(unit.name)
     lines = [f"[Left out to fit the token budget; {how_to_read}:]"]
     for group, names in by_group.items():
-        shown = "; ".join(names)
+        label = f"{group} (partly shown)" if group in partly_shown else group
+        shown = compact_trails(names)
         if group and shown:
-            lines.append(f"- {group}: {shown}")
+            lines.append(f"- {label}: {shown}")
         else:
-            lines.append(f"- {group or shown}")
+            lines.append(f"- {label or shown}")
     return "\n".join(lines) + "\n"
+
+
+def compact_trails(names: Sequence[str]) -> str:
+    """Heading trails with each parent written once: ``# A (## x, ## y); # B``."""
+    children: dict[str, list[str]] = {}
+    for name in names:
+        top, _, rest = name.partition(TRAIL_SEPARATOR)
+        under = children.setdefault(top, [])
+        if rest and rest not in under:
+            under.append(rest)
+    parts = [f"{top} ({', '.join(under)})" if under else top for top, under in children.items()]
+    if len(parts) > MAX_NAMED_PARTS:
+        more = len(parts) - MAX_NAMED_PARTS
+        parts = [*parts[:MAX_NAMED_PARTS], f"and {more} more top-level sections"]
+    return "; ".join(parts)

@@ -1,6 +1,7 @@
 """The repo conventions provider: discover -> load -> render, cached by file keys.
 
-1. discover: which convention files exist (``discover.py``), in precedence order;
+1. discover: which convention files exist (``discover.py``), in precedence order,
+   then the rule files that always apply (``always_rules.py``), in stated order;
 2. load: read, strip, expand imports (``load.py``);
 3. render: one section per distinct file, fitted to the budget by whole
    markdown units, the root file's opening sections first; what is left out is
@@ -35,6 +36,7 @@ from providers.core.types import (
     Stability,
     Unit,
 )
+from providers.repo_conventions.always_rules import AlwaysRules
 from providers.repo_conventions.discover import (
     candidate_keys,
     discover,
@@ -74,6 +76,7 @@ class RepoConventionsProvider:
         self._settings = Settings()
         self._cache: _Cached | None = None
         self._roots = RepoRoots()
+        self._always = AlwaysRules()
 
     def identity(self) -> Identity:
         return published_identity(NAME)
@@ -94,7 +97,8 @@ class RepoConventionsProvider:
         epoch = counter.epoch  # before rendering: a stand-in count moves it on
         root = self._roots.root(turn.working_directory)
         patterns = self._patterns(root, turn.working_directory)
-        candidates = candidate_keys(root, patterns)
+        rules = self._always.paths(root) if self._settings.always_rules else ()
+        candidates = (*candidate_keys(root, patterns), rules)
         cached = self._cache
         if (
             cached is not None
@@ -107,7 +111,9 @@ class RepoConventionsProvider:
         ):
             return cached.contribution
         found = discover(root, patterns)
-        loaded, notes, dependencies = self._load_all(root, found)
+        loaded, notes, dependencies = self._load_all(
+            root, [*found, *(p for p in rules if p not in found)]
+        )
         notes.extend(
             f"[{path} not checked: permission denied]" for path in unreachable(root, patterns)
         )
@@ -196,7 +202,9 @@ def _render(
             by_file[unit.group].append(unit)
         texts = ["".join(u.text for u in by_file[path]) for path in order]
         closing = problems + left_out_note(
-            _whole_files(dropped, kept), how_to_read="read these files for the rest"
+            _whole_files(dropped, kept),
+            how_to_read="read these files for the rest",
+            partly_shown={u.group for u in kept},
         )
         if closing:
             last = max((i for i, t in enumerate(texts) if t), default=None)

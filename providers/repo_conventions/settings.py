@@ -33,6 +33,13 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         zero_is_default=True,
     ),
     ConfigAttribute(
+        "always_rules",
+        AttrType.BOOL,
+        "Also show the rule files every tool loads at session start (Cursor alwaysApply, "
+        ".claude/rules and .clinerules without paths, ...), after the convention files.",
+        default=True,
+    ),
+    ConfigAttribute(
         "max_import_depth",
         AttrType.NUMBER,
         "How many @import hops to follow.",
@@ -74,6 +81,7 @@ class Settings:
     explicit: bool = False
     """Whether ``paths`` was declared: then each must name something."""
     policy: ImportPolicy = field(default_factory=ImportPolicy)
+    always_rules: bool = True
 
 
 def settings_from(config: Mapping[str, Any]) -> Settings:
@@ -104,4 +112,5 @@ def settings_from(config: Mapping[str, Any]) -> Settings:
             allowed_roots=allowed,
             max_bytes=DEFAULT_MAX_FILE_BYTES if max_bytes is None else max_bytes,
         ),
+        bool(values["always_rules"]),
     )

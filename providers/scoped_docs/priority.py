@@ -6,7 +6,9 @@ The order is the display order and the fitter keeps the longest prefix, so:
    first (a file's own directory's ``AGENTS.md`` before the repository-wide
    rule that also covers it): every file in hand gets its nearest doc before
    any file gets a second one;
-2. always-apply rules, when this provider shows them (``always_apply = "ours"``);
+2. always-apply rules this provider shows (all with ``always_apply = "ours"``; with
+   ``leave``, those of extra configured directories), in the stated order
+   (:mod:`providers.rules.order`);
 3. docs activated on earlier turns, most recently needed first;
 4. docs whose scope no turn has touched for :data:`RETIRE_AFTER` turns only
    named in the index (retired), so earlier work cannot push out the doc for
@@ -51,7 +53,7 @@ def rank(session: Session, rules: Mapping[str, Rule], always: Sequence[Rule] = (
                     activation = Activation(rule_path, touched, match)
                     placed[rule_path] = entry_for(rules[rule_path], activation)
         depth += 1
-    for rule in sorted(always, key=lambda r: r.path):
+    for rule in always:  # already in the stated order
         placed.setdefault(rule.path, Entry(rule))
     earlier: list[tuple[int, tuple[int, ...], str]] = []
     retired: list[Entry] = []

@@ -32,7 +32,8 @@ from providers.core.types import Capabilities, Contribution, Identity, Stability
 from providers.core.watch import WatcherFactory, WatchLifecycle, default_watcher
 from providers.repository.layout import RepoRoots
 from providers.rules.catalog import Catalog
-from providers.rules.load import Reader, default_reader
+from providers.rules.load import Reader, Rule, default_reader
+from providers.rules.order import in_builtin_rule_dir, precedence, stated_order
 from providers.scoped_docs.activation import Session
 from providers.scoped_docs.index import RuleIndex
 from providers.scoped_docs.layout import build_sections
@@ -211,16 +212,24 @@ class ScopedDocsProvider:
 
     # -- render -----------------------------------------------------------
 
+    def _always(self, catalog: Catalog) -> list[Rule]:
+        """The always-apply rules shown here, in the stated order. With ``leave``, those in
+        the tools' own rule directories are repo conventions' (it reads the same ones);
+        an extra configured directory's stay here, so nothing is lost."""
+        mine = [
+            path
+            for path, rule in catalog.rules.items()
+            if rule.always
+            and (self._settings.always_apply == "ours" or not in_builtin_rule_dir(path))
+        ]
+        order = stated_order(mine, precedence(self._settings.rule_dirs))
+        return [catalog.rules[path] for path in order]
+
     def _render(
         self, state: _RootState, session: Session, budget: int, counter: TokenCounter
     ) -> Contribution:
         catalog = state.catalog
-        always = (
-            [r for r in catalog.rules.values() if r.always]
-            if self._settings.always_apply == "ours"
-            else []
-        )
-        ranked = rank(session, catalog.rules, always)
+        ranked = rank(session, catalog.rules, self._always(catalog))
         problems = [catalog.problems[p] for p in sorted(catalog.problems)]
         sections = build_sections(
             ranked.entries, problems, budget, counter, self._settings.max_docs, ranked.retired

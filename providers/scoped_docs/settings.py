@@ -38,9 +38,10 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
     ConfigAttribute(
         "always_apply",
         AttrType.STRING,
-        "Rules that always apply (alwaysApply, no globs): 'ours' shows them first; "
-        "'leave' leaves them to the repo conventions provider.",
-        default="ours",
+        "Rules that always apply (alwaysApply, no globs): 'leave' leaves those in the "
+        "tools' own rule directories to repo conventions (the cached prefix); 'ours' "
+        "shows them all here, after the docs for the files in hand.",
+        default="leave",
         zero_is_default=True,
     ),
     ConfigAttribute(
@@ -67,7 +68,7 @@ class Settings:
     rule_dirs: Mapping[str, Dialect] = field(
         default_factory=lambda: {d: DIALECTS[n] for d, n in BUILTIN_RULE_DIRS}
     )
-    always_apply: str = "ours"
+    always_apply: str = "leave"
     max_docs: int | None = None
     watch: bool = True
 

@@ -129,3 +129,20 @@ def test_a_known_prefix_estimate_gives_the_same_fit_with_one_rendering(
     known = fit(units, budget, counting_render, FallbackCounter(), prefix_estimate)
     assert known == searched
     assert len(rendered) <= 1
+
+
+def test_the_note_writes_each_heading_trail_once_and_says_partly_shown() -> None:
+    """Issue 13: a breadcrumb once per file, not once per left-out section (cline's
+    cline-overview.md repeated its H1 18 times); a partly shown file is named so."""
+    guide = "# Cline Extension Architecture"
+    dropped = [Unit("", "overview.md", f"{guide} > ## Section {i}", order=i) for i in range(18)] + [
+        Unit("", "other.md", "(whole file)")
+    ]
+    note = left_out_note(dropped, how_to_read="read them", partly_shown={"overview.md"})
+    assert note.count(guide) == 1
+    first = note.splitlines()[1]
+    assert first.startswith(f"- overview.md (partly shown): {guide} (## Section 0, ## Section 1")
+    assert "- other.md: (whole file)" in note
+    many = [Unit("", "big.md", f"# Part {i}", order=i) for i in range(40)]
+    line = left_out_note(many, how_to_read="read it").splitlines()[1]
+    assert line.endswith("# Part 11; and 28 more top-level sections")

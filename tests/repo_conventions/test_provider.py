@@ -39,7 +39,11 @@ def test_sample_repo_sections_imports_and_stripping(sample: Path) -> None:
     """Stripping non-semantic authoring artifacts SHOULD (data-types.md): HTML comments
     and front matter go, code stays byte for byte; @imports resolve, failures leave notes."""
     result = texts(collect(sample))
-    assert list(result) == ["AGENTS.md", ".github/copilot-instructions.md"]
+    assert list(result) == [
+        "AGENTS.md",
+        ".github/copilot-instructions.md",
+        ".cursor/rules/always.mdc",
+    ]
     agents = result["AGENTS.md"]
     # Front matter and every HTML comment outside code are gone.
     assert "title: tasklane agent guide" not in agents
@@ -213,7 +217,7 @@ def test_over_budget_keeps_opening_sections_and_names_the_rest(sample: Path) -> 
     assert "## Overview" in agents
     assert "## Release" not in agents.split("[Left out")[0]
     assert "[Left out to fit the token budget; read these files for the rest:]" in agents
-    assert "- AGENTS.md: " in agents and "## Release" in agents.split("[Left out")[1]
+    assert "- AGENTS.md (partly shown): " in agents and "## Release" in agents.split("[Left out")[1]
     assert "- .github/copilot-instructions.md: (whole file)" in agents
     assert any(s.truncated for s in cut.sections)
 

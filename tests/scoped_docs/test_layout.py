@@ -59,10 +59,10 @@ def test_order_is_the_files_docs_most_specific_first_then_always() -> None:
         "src/auth/AGENTS.md",
         "src/AGENTS.md",
         ".cursor/rules/py.mdc",
-        ".clinerules/a.md",
         ".clinerules/b.md",
+        ".clinerules/a.md",
     ]
-    assert entries[4].label == ".clinerules/a.md (always applies)"
+    assert entries[4].label == ".clinerules/b.md (always applies)"
     assert entries[1].label == 'src/auth/AGENTS.md (applies to src/auth/login.py via "src/auth/**")'
 
 

@@ -98,14 +98,13 @@ def test_sample_repo_labels_say_why(sample: Path, provider: ScopedDocsProvider) 
     touched = ("src/tasklane/auth/login.py", "src/tasklane/api/server.py", "scripts/run.sh")
     result = contribute(provider, request(sample, touched), COUNTER)
     # Issue 13: round robin across the files in hand, each one's nearest doc first; then
-    # their less specific docs; then always-apply rules.
+    # their less specific docs. Always-apply rules are repo conventions' by default.
     assert labels(result) == [
         "src/tasklane/auth/AGENTS.md"
         ' (applies to src/tasklane/auth/login.py via "src/tasklane/auth/**")',
         '.cursor/rules/api.mdc (applies to src/tasklane/api/server.py via "src/tasklane/api/**")',
         '.clinerules/shell.md (applies to scripts/run.sh via "scripts/*.sh")',
         '.cursor/rules/python-style.mdc (applies to src/tasklane/auth/login.py via "**/*.py")',
-        ".cursor/rules/always.mdc (always applies)",
         INDEX_LABEL,
     ]
     for s in result.sections:
@@ -153,8 +152,28 @@ def test_always_apply_ours_or_leave(sample: Path, provider: ScopedDocsProvider, 
 def test_always_rules_show_before_anything_is_touched(
     sample: Path, provider: ScopedDocsProvider
 ) -> None:
+    provider.configure({"always_apply": "ours"})
     result = contribute(provider, request(sample), COUNTER)
     assert labels(result) == [".cursor/rules/always.mdc (always applies)", INDEX_LABEL]
+
+
+def test_leave_keeps_the_always_rules_repo_conventions_does_not_read(
+    repo: Path, provider: ScopedDocsProvider
+) -> None:
+    """Issue 13: 'leave' loses nothing. Always rules in the tools' own directories are
+    repo conventions'; those of an extra configured directory stay here."""
+    write(repo, ".clinerules/general.md", "# General\n\nCLINE GENERAL\n")
+    write(repo, "team-rules/style.md", "# Style\n\nTEAM STYLE\n")
+    provider.configure({"rule_dirs": {"team-rules": "generic"}})
+    shown = texts(contribute(provider, request(repo), COUNTER))
+    assert "TEAM STYLE" in shown["team-rules/style.md (always applies)"]
+    assert not any("CLINE GENERAL" in text for text in shown.values())
+    provider.configure({"rule_dirs": {"team-rules": "generic"}, "always_apply": "ours"})
+    shown = texts(contribute(provider, request(repo), COUNTER))
+    assert list(shown)[:2] == [
+        ".clinerules/general.md (always applies)",
+        "team-rules/style.md (always applies)",
+    ]
 
 
 def test_broken_front_matter_is_noted_and_not_applied(
@@ -428,6 +447,7 @@ def test_every_budget_is_respected(sample: Path, provider: ScopedDocsProvider) -
         "scripts/run.sh",
         "web/App.tsx",
     )
+    provider.configure({"always_apply": "ours"})
     full = contribute(provider, request(sample, touched, budget=100_000), COUNTER)
     total = sum(s.tokens for s in full.sections)
     for budget in range(1, total + 1):

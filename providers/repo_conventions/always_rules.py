@@ -1,0 +1,40 @@
+"""The rule files that always apply, found in every tool's rule directory.
+
+Rules with no scope (Cursor ``alwaysApply: true``, ``.claude/rules`` and
+``.clinerules`` files without ``paths``, Windsurf ``always_on``, Continue
+always rules, Copilot ``applyTo: "**"``, ...) are loaded by the tool at the
+start of every session, like ``AGENTS.md``: static context, so they belong in
+the cached prefix beside the convention files rather than in a dynamic
+section re-sent whenever it changes. Which files they are is the rules
+layer's judgement (:mod:`providers.rules`); scoped docs leaves them here
+(its ``always_apply = "leave"``) and keeps the conditional ones.
+
+Each turn re-lists the rule directories (a ``stat`` per directory and per
+rule file); a file is read again only when its key changed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from providers.rules.catalog import Catalog
+from providers.rules.dialects import BUILTIN_RULE_DIRS, DIALECTS
+from providers.rules.order import precedence, stated_order
+
+BUILTIN_DIRECTORIES = {directory: DIALECTS[name] for directory, name in BUILTIN_RULE_DIRS}
+
+
+class AlwaysRules:
+    """The always-on rule files under one repository root, in stated order."""
+
+    def __init__(self) -> None:
+        self._catalog: Catalog | None = None
+
+    def paths(self, root: Path) -> tuple[str, ...]:
+        """Repo-relative paths of the rules that always apply, re-checked by ``stat``."""
+        if self._catalog is None or self._catalog.root != root:
+            self._catalog = Catalog(root, BUILTIN_DIRECTORIES, nested_names=())
+        catalog = self._catalog
+        catalog.scan_rule_dirs()
+        always = [path for path, rule in catalog.rules.items() if rule.always]
+        return tuple(stated_order(always, precedence(BUILTIN_DIRECTORIES)))
