@@ -11,6 +11,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+ROOT_CONVENTION_FILES: tuple[str, ...] = (
+    "AGENTS.override.md",
+    "AGENTS.md",
+    "CLAUDE.md",
+    ".claude/CLAUDE.md",
+    "CLAUDE.local.md",
+    "GEMINI.md",
+    "CONVENTIONS.md",
+    ".github/copilot-instructions.md",
+    ".cursorrules",
+    ".windsurfrules",
+    ".clinerules",
+)
+"""Repo conventions' default files at the root, in precedence order (its ``paths``)."""
+
 NESTED_CONVENTION_NAMES: tuple[str, ...] = (
     "AGENTS.override.md",
     "AGENTS.md",

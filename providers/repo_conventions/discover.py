@@ -14,22 +14,11 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from providers.core.conventions import ROOT_CONVENTION_FILES
 from providers.core.paths import confine, repo_relative
 from providers.core.sources import file_key
 
-DEFAULT_PATHS: tuple[str, ...] = (
-    "AGENTS.override.md",
-    "AGENTS.md",
-    "CLAUDE.md",
-    ".claude/CLAUDE.md",
-    "CLAUDE.local.md",
-    "GEMINI.md",
-    "CONVENTIONS.md",
-    ".github/copilot-instructions.md",
-    ".cursorrules",
-    ".windsurfrules",
-    ".clinerules",
-)
+DEFAULT_PATHS = ROOT_CONVENTION_FILES
 
 
 def is_glob(pattern: str) -> bool:

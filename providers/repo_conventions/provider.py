@@ -2,7 +2,7 @@
 
 1. discover: which convention files exist (``discover.py``), in precedence order,
    then the rule files that always apply (``always_rules.py``), in stated order;
-2. load: read, strip, expand imports (``load.py``);
+2. load: read, strip, expand imports (:mod:`providers.core.imports`);
 3. render: one section per distinct file, fitted to the budget by whole
    markdown units, the root file's opening sections first; what is left out is
    named in a closing note.
@@ -23,6 +23,7 @@ from typing import Any
 from providers.core.budget import TokenCounter, fit
 from providers.core.conventions import HUMAN_CONVENTION_FILES, cwd_convention_paths
 from providers.core.identity import published_identity
+from providers.core.imports import MARKDOWN_SUFFIXES, Loaded, dependency_keys, load
 from providers.core.markdown import split_lines, split_units
 from providers.core.render import left_out_note
 from providers.core.rendering import Node, markdown_section
@@ -42,7 +43,6 @@ from providers.repo_conventions.discover import (
     discover,
     unreachable,
 )
-from providers.repo_conventions.load import MARKDOWN_SUFFIXES, Loaded, dependency_keys, load
 from providers.repo_conventions.settings import (
     DEFAULT_TOKEN_BUDGET,
     NAME,

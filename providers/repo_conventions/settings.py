@@ -9,6 +9,7 @@ from typing import Any
 
 from providers.core.config import COMMON_ATTRIBUTES, resolve_config, whole_number
 from providers.core.errors import invalid_request
+from providers.core.imports import DEFAULT_MAX_IMPORT_DEPTH, ImportPolicy
 from providers.core.sources import DEFAULT_MAX_BYTES
 from providers.core.types import AttrType, ConfigAttribute
 from providers.repo_conventions.discover import DEFAULT_PATHS, unresolved
@@ -16,7 +17,6 @@ from providers.repository.layout import find_root
 
 NAME = "repo-conventions"
 DEFAULT_TOKEN_BUDGET = 4000
-DEFAULT_MAX_IMPORT_DEPTH = 5
 DEFAULT_MAX_FILE_BYTES = DEFAULT_MAX_BYTES
 MAX_IMPORT_DEPTH = 64
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -62,15 +62,6 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         zero_is_default=True,
     ),
 )
-
-
-@dataclass(frozen=True)
-class ImportPolicy:
-    """Where imports may go and how deep."""
-
-    max_depth: int = DEFAULT_MAX_IMPORT_DEPTH
-    allowed_roots: tuple[Path, ...] = ()
-    max_bytes: int = DEFAULT_MAX_FILE_BYTES
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
 from providers.core.paths import confine
-from providers.core.sources import FileKey, stat_key
+from providers.core.sources import FileKey, file_keys, stat_key
 from providers.rules.dialects import Dialect
 from providers.rules.load import (
     Loaded,
@@ -144,7 +144,10 @@ class Catalog:
         changed: set[str] = set()
         for rel in set(self._nested_dirs.get(directory, ())) - set(present):
             changed |= self._forget(rel)
-        if any(self._keys.get(rel, _ABSENT) != self._stat(rel) for rel in present):
+        if any(
+            self._keys.get(rel, _ABSENT) != self._stat(rel) or self._imports_changed(rel)
+            for rel in present
+        ):
             # Duplicates are judged across the directory: reload all of it together.
             for rel in present:
                 self._keys.pop(rel, None)
@@ -180,11 +183,13 @@ class Catalog:
         """Refresh only what the watcher's changed absolute ``paths`` can affect."""
         rule_dirs: set[str] = set()
         nested_dirs: set[str] = set()
+        importers = self._importers()
         for raw in paths:
             rel = self._relative(raw)
             if rel is None:
                 continue
             rule_dirs.update(d for d in self.rule_dirs if _related(rel, d))
+            nested_dirs.update(importers.get(raw, ()))
             parent = PurePosixPath(rel).parent.as_posix()
             if PurePosixPath(rel).name in self.nested_names and parent in self._nested_dirs:
                 nested_dirs.add(parent)
@@ -218,7 +223,12 @@ class Catalog:
 
     def _load_if_changed(self, rel: str, load: _Load) -> set[str]:
         key = self._stat(rel)
-        if rel in self._keys and key is not None and self._keys[rel] == key:
+        if (
+            rel in self._keys
+            and key is not None
+            and self._keys[rel] == key
+            and not self._imports_changed(rel)
+        ):
             return set()
         before = self.rules.get(rel, self.problems.get(rel, _ABSENT))
         self._store(rel, load(rel))
@@ -228,6 +238,22 @@ class Catalog:
             return set()
         self.version += 1
         return {rel}
+
+    def _imports_changed(self, rel: str) -> bool:
+        rule = self.rules.get(rel)
+        if rule is None or not rule.imported:
+            return False
+        paths = [path for path, _ in rule.imported]
+        return file_keys(paths) != tuple(key for _, key in rule.imported)
+
+    def _importers(self) -> dict[str, set[str]]:
+        """Absolute path of each imported file -> the nested docs' directories importing it."""
+        found: dict[str, set[str]] = {}
+        for rule in self.rules.values():
+            if rule.subtree is not None:
+                for path, _ in rule.imported:
+                    found.setdefault(path, set()).add(rule.subtree)
+        return found
 
     def _set_problem(self, rel: str, problem: Problem | None) -> None:
         if self.problems.get(rel) == problem:

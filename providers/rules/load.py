@@ -1,7 +1,9 @@
 """One doc file into a :class:`Rule` (what it says, when it applies) or a :class:`Problem`.
 
 Nested convention files (``src/auth/AGENTS.md``) scope to their directory's
-subtree; rule files scope by their dialect's front matter. The text kept is
+subtree, their ``@imports`` expanded as at the root (a ``CLAUDE.md`` that says
+``@AGENTS.md`` is then the same text as its neighbour, and sent once); rule
+files scope by their dialect's front matter. The text kept is
 the file with front matter and HTML comments stripped, code byte-exact.
 """
 
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
+from providers.core.imports import ImportPolicy, expand_source
 from providers.core.markdown import (
     normalise_newlines,
     split_front_matter,
@@ -33,6 +36,10 @@ Reader = Callable[[Path, Path], SourceText | Unavailable]
 NESTED = "nested"
 """The dialect name shown for nested convention files."""
 
+NESTED_IMPORTS = ImportPolicy()
+"""Nested convention files import as the root's do by default (repo conventions'
+``max_import_depth`` and ``max_file_bytes`` defaults, nothing outside the repository)."""
+
 
 def default_reader(root: Path, path: Path) -> SourceText | Unavailable:
     return read_text(root, path)
@@ -49,6 +56,9 @@ class Rule:
     always: bool = False
     globs: GlobSet | None = None
     subtree: str | None = None
+    imported: tuple[tuple[str, FileKey | None], ...] = ()
+    """The files its ``@imports`` read (absolute path, key when read): an edit to one
+    is an edit to the rule."""
 
     @cached_property
     def units(self) -> tuple[Unit, ...]:
@@ -85,11 +95,14 @@ def load_nested(root: Path, rel: str, reader: Reader) -> Loaded:
     source = reader(root, Path(rel))
     if isinstance(source, Unavailable):
         return Problem(rel, f"{rel}: not loaded ({source.reason})")
-    text = strip_artifacts(normalise_newlines(source.text))
-    if not text.strip():
+    expanded = expand_source(root, source, NESTED_IMPORTS)
+    if not expanded.text.strip():
         return None
     subtree = PurePosixPath(rel).parent.as_posix()
-    return Rule(rel, NESTED, text, source.key, subtree=subtree)
+    imported = tuple(
+        (path, key) for path, key in expanded.dependencies.items() if path != str(source.absolute)
+    )
+    return Rule(rel, NESTED, expanded.text, source.key, subtree=subtree, imported=imported)
 
 
 def load_rule(root: Path, rel: str, dialect: Dialect, reader: Reader) -> Loaded:

@@ -35,6 +35,7 @@ from providers.rules.catalog import Catalog
 from providers.rules.load import Reader, Rule, default_reader
 from providers.rules.order import in_builtin_rule_dir, precedence, stated_order
 from providers.scoped_docs.activation import Session
+from providers.scoped_docs.copies import ConventionCopies
 from providers.scoped_docs.index import RuleIndex
 from providers.scoped_docs.layout import build_sections
 from providers.scoped_docs.pattern_check import PatternCheck
@@ -58,7 +59,8 @@ class _Turn:
     """What the previous answer was computed from."""
 
     key: tuple[object, ...]
-    version: int
+    version: tuple[int, int]
+    """The catalog's version and what repo conventions sends (its copies' version)."""
     contribution: Contribution
 
 
@@ -74,6 +76,7 @@ class _RootState:
         self.index = RuleIndex(())
         self.sessions: OrderedDict[str, tuple[Session, _Turn | None]] = OrderedDict()
         self.patterns = PatternCheck(root)
+        self.copies = ConventionCopies()
 
     def session(self, session_id: str) -> Session:
         if session_id in self.sessions:
@@ -139,8 +142,9 @@ class ScopedDocsProvider:
             changed = session.refresh(state.catalog)
             sent_elsewhere = frozenset(cwd_chain(root, working_directory))
             changed |= session.touch(inside, state.catalog, state.index, sent_elsewhere)
+            state.copies.update(root, working_directory)
             key = (turn.token_budget, turn.model_id, counter.epoch)
-            version = state.catalog.version
+            version = (state.catalog.version, state.copies.version)
             if (
                 previous is not None
                 and not changed
@@ -212,24 +216,25 @@ class ScopedDocsProvider:
 
     # -- render -----------------------------------------------------------
 
-    def _always(self, catalog: Catalog) -> list[Rule]:
+    def _always(self, rules: Mapping[str, Rule]) -> list[Rule]:
         """The always-apply rules shown here, in the stated order. With ``leave``, those in
         the tools' own rule directories are repo conventions' (it reads the same ones);
         an extra configured directory's stay here, so nothing is lost."""
         mine = [
             path
-            for path, rule in catalog.rules.items()
+            for path, rule in rules.items()
             if rule.always
             and (self._settings.always_apply == "ours" or not in_builtin_rule_dir(path))
         ]
         order = stated_order(mine, precedence(self._settings.rule_dirs))
-        return [catalog.rules[path] for path in order]
+        return [rules[path] for path in order]
 
     def _render(
         self, state: _RootState, session: Session, budget: int, counter: TokenCounter
     ) -> Contribution:
         catalog = state.catalog
-        ranked = rank(session, catalog.rules, self._always(catalog))
+        rules = {p: r for p, r in catalog.rules.items() if not state.copies.holds(r)}
+        ranked = rank(session, rules, self._always(rules))
         problems = [catalog.problems[p] for p in sorted(catalog.problems)]
         sections = build_sections(
             ranked.entries, problems, budget, counter, self._settings.max_docs, ranked.retired

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from providers.core.budget import FallbackCounter
-from providers.core.types import ContextRequest, ModelTarget
+from providers.core.types import ContextRequest, Contribution, ModelTarget
 from providers.core.watch import ChangeWatcher
 from providers.scoped_docs.provider import ScopedDocsProvider
 from tests.rules.conftest import (  # noqa: F401 (helpers re-exported for the tests here)
@@ -40,6 +40,14 @@ def request(
 
 
 COUNTER = FallbackCounter()
+
+
+def labels(contribution: Contribution) -> list[str]:
+    return [s.label for s in contribution.sections]
+
+
+def texts(contribution: Contribution) -> dict[str, str]:
+    return {s.label: s.text for s in contribution.sections}
 
 
 class FeedWatch:

@@ -20,18 +20,18 @@ from providers.core.watch import ChangeWatcher
 from providers.scoped_docs.layout import INDEX_LABEL
 from providers.scoped_docs.provider import ScopedDocsProvider
 from providers.scoped_docs.settings import DEFAULT_TOKEN_BUDGET
-from tests.scoped_docs.conftest import COUNTER, CountingReader, FeedWatch, request, write
+from tests.scoped_docs.conftest import (
+    COUNTER,
+    CountingReader,
+    FeedWatch,
+    labels,
+    request,
+    texts,
+    write,
+)
 
 AUTH = "src/tasklane/auth/AGENTS.md"
 STORAGE = "src/tasklane/storage/CLAUDE.md"
-
-
-def labels(contribution: object) -> list[str]:
-    return [s.label for s in contribution.sections]  # type: ignore[attr-defined]
-
-
-def texts(contribution: object) -> dict[str, str]:
-    return {s.label: s.text for s in contribution.sections}  # type: ignore[attr-defined]
 
 
 def section(contribution: object, path: str) -> str:

@@ -1,4 +1,7 @@
-"""Step 2, load: read a convention file, strip authoring artifacts, resolve ``@path`` imports.
+"""Read a convention file, strip authoring artifacts, resolve ``@path`` imports.
+
+Shared by repo conventions (the root's files, always-on rules) and scoped
+docs (nested convention files), so an import means the same in both.
 
 Imports follow Claude Code's convention: ``@path`` outside code, relative to
 the importing file (``@./``, ``@../``; ``@~/`` only when the home directory is
@@ -19,10 +22,27 @@ from pathlib import Path
 
 from providers.core.markdown import find_imports, normalise_newlines, strip_artifacts
 from providers.core.paths import confine, repo_relative
-from providers.core.sources import FileKey, SourceText, Unavailable, file_keys, read_text
-from providers.repo_conventions.settings import ImportPolicy
+from providers.core.sources import (
+    DEFAULT_MAX_BYTES,
+    FileKey,
+    SourceText,
+    Unavailable,
+    file_keys,
+    read_text,
+)
+
+DEFAULT_MAX_IMPORT_DEPTH = 5
 
 MARKDOWN_SUFFIXES = (".md", ".mdc", ".markdown")
+
+
+@dataclass(frozen=True)
+class ImportPolicy:
+    """Where imports may go and how deep."""
+
+    max_depth: int = DEFAULT_MAX_IMPORT_DEPTH
+    allowed_roots: tuple[Path, ...] = ()
+    max_bytes: int = DEFAULT_MAX_BYTES
 
 
 @dataclass
@@ -41,7 +61,12 @@ def load(root: Path, path: str, policy: ImportPolicy) -> Loaded | Unavailable:
     source = read_text(root, Path(path), max_bytes=policy.max_bytes)
     if isinstance(source, Unavailable):
         return source
-    loaded = Loaded(path=path, text="", key=source.key)
+    return expand_source(root, source, policy)
+
+
+def expand_source(root: Path, source: SourceText, policy: ImportPolicy) -> Loaded:
+    """An already read file with its imports expanded (for callers with their own reader)."""
+    loaded = Loaded(path=source.path, text="", key=source.key)
     loaded.dependencies[str(source.absolute)] = source.key
     loaded.text = _expand(root, source, policy, loaded, chain=(source.absolute,))
     return loaded

@@ -1,0 +1,60 @@
+"""What repo conventions already sends, so scoped docs does not send it a second time.
+
+Repo conventions sends the root's convention files and those between the
+root and the working directory (:mod:`providers.core.conventions`, its
+defaults). A doc that is one of those files under another path (langfuse:
+the root ``AGENTS.md`` is a symlink to ``.agents/AGENTS.md``, which is also a
+nested doc for everything under ``.agents/``) or says the same after
+stripping and imports is a copy: showing it again would spend the budget on
+text the prompt already holds.
+
+Each turn costs one ``stat`` per candidate file; files are read again only
+when a key changed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from providers.core.conventions import ROOT_CONVENTION_FILES, cwd_convention_paths
+from providers.core.imports import ImportPolicy, load
+from providers.core.sources import FileKey, Unavailable, stat_key
+from providers.rules.load import Rule
+
+
+class ConventionCopies:
+    """The files and texts repo conventions sends for one root and working directory."""
+
+    def __init__(self) -> None:
+        self._keys: tuple[FileKey | None, ...] | None = None
+        self._paths: tuple[str, ...] = ()
+        self._files: frozenset[tuple[int, int]] = frozenset()
+        self._texts: frozenset[str] = frozenset()
+        self.version = 0
+        """Bumped whenever what is sent changes: part of the provider's cache key."""
+
+    def update(self, root: Path, working_directory: Path) -> bool:
+        """Re-check by ``stat``; True when what repo conventions sends changed."""
+        paths = (*ROOT_CONVENTION_FILES, *cwd_convention_paths(root, working_directory))
+        keys = tuple(stat_key(root, root / path) for path in paths)
+        if paths == self._paths and keys == self._keys:
+            return False
+        files: set[tuple[int, int]] = set()
+        texts: set[str] = set()
+        for path, key in zip(paths, keys, strict=True):
+            if key is None:
+                continue
+            files.add((key.device, key.inode))
+            loaded = load(root, path, ImportPolicy())
+            if not isinstance(loaded, Unavailable) and loaded.text.strip():
+                texts.add(loaded.text)
+        changed = frozenset(files) != self._files or frozenset(texts) != self._texts
+        self._paths, self._keys = paths, keys
+        self._files, self._texts = frozenset(files), frozenset(texts)
+        if changed:
+            self.version += 1
+        return changed
+
+    def holds(self, rule: Rule) -> bool:
+        """Whether ``rule`` is one of those files, or says what one of them says."""
+        return (rule.key.device, rule.key.inode) in self._files or rule.text in self._texts

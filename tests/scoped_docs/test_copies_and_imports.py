@@ -1,0 +1,80 @@
+"""Issue 13: one copy per doc across providers, and nested @imports as at the root.
+
+A nested doc that is the root convention file under another path (langfuse: the
+root AGENTS.md is a symlink to .agents/AGENTS.md) or says the same is not sent
+again; a nested CLAUDE.md that says @AGENTS.md is its neighbour's text, sent once;
+an edit to an imported file is an edit to the doc."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from providers.core.provider import contribute
+from providers.repo_conventions.provider import RepoConventionsProvider
+from providers.scoped_docs.provider import ScopedDocsProvider
+from tests.scoped_docs.conftest import COUNTER, FeedWatch, labels, request, texts, write
+
+
+def test_a_nested_doc_that_is_the_root_file_is_not_sent_again(
+    repo: Path, provider: ScopedDocsProvider
+) -> None:
+    write(repo, ".agents/AGENTS.md", "# Guide\n\nROOT GUIDE\n")
+    os.symlink(".agents/AGENTS.md", repo / "AGENTS.md")
+    write(repo, "web/AGENTS.md", "# Web\n\nWEB\n")
+    result = contribute(provider, request(repo, (".agents/skills/x.md", "web/a.ts")), COUNTER)
+    assert labels(result) == ['web/AGENTS.md (applies to web/a.ts via "web/**")']
+    conventions = RepoConventionsProvider()
+    conventions.configure({})
+    static = contribute(conventions, request(repo), COUNTER)
+    assert "ROOT GUIDE" in static.sections[0].text  # sent once, by repo conventions
+
+
+def test_a_nested_doc_with_the_root_files_text_is_not_sent_again(
+    repo: Path, provider: ScopedDocsProvider
+) -> None:
+    write(repo, "CLAUDE.md", "# Guide\n\nSAME\n")
+    write(repo, "pkg/AGENTS.md", "<!-- a copy -->\n# Guide\n\nSAME\n")
+    assert labels(contribute(provider, request(repo, ("pkg/a.py",)), COUNTER)) == []
+    # The root file changes: the nested one is no longer a copy and is shown.
+    write(repo, "CLAUDE.md", "# Guide\n\nCHANGED\n")
+    shown = labels(contribute(provider, request(repo, ("pkg/b.py",)), COUNTER))
+    assert shown == ['pkg/AGENTS.md (applies to pkg/b.py via "pkg/**")']
+
+
+def test_nested_imports_resolve_and_a_pointer_file_is_sent_once(
+    repo: Path, provider: ScopedDocsProvider
+) -> None:
+    write(repo, "web/AGENTS.md", "# Web\n\nWEB RULES\n\n@../docs/web-testing.md\n")
+    write(repo, "web/CLAUDE.md", "@AGENTS.md\n")
+    write(repo, "docs/web-testing.md", "Run `pnpm test:web`.\n")
+    result = contribute(provider, request(repo, ("web/a.ts",)), COUNTER)
+    assert labels(result) == ['web/AGENTS.md (applies to web/a.ts via "web/**")']
+    text = texts(result)['web/AGENTS.md (applies to web/a.ts via "web/**")']
+    assert "Run `pnpm test:web`." in text and "@../docs" not in text
+
+
+def test_an_edit_to_an_imported_file_is_picked_up(
+    repo: Path, provider: ScopedDocsProvider, feed: FeedWatch
+) -> None:
+    write(repo, "web/AGENTS.md", "# Web\n\n@../docs/web.md\n")
+    imported = write(repo, "docs/web.md", "OLD ADVICE\n")
+    label = 'web/AGENTS.md (applies to web/a.ts via "web/**")'
+    assert "OLD ADVICE" in texts(contribute(provider, request(repo, ("web/a.ts",)), COUNTER))[label]
+    provider.answer_sent()  # as the adapter does: the watch starts once the answer is out
+    imported.write_text("NEW ADVICE\n")
+    feed.push(imported)
+    assert "NEW ADVICE" in texts(contribute(provider, request(repo, ("web/a.ts",)), COUNTER))[label]
+
+
+def test_without_a_watch_an_edit_to_an_imported_file_is_picked_up(repo: Path) -> None:
+    provider = ScopedDocsProvider()
+    provider.configure({"watch": False})
+    write(repo, "web/AGENTS.md", "# Web\n\n@../docs/web.md\n")
+    imported = write(repo, "docs/web.md", "OLD ADVICE\n")
+    label = 'web/AGENTS.md (applies to web/a.ts via "web/**")'
+    assert "OLD ADVICE" in texts(contribute(provider, request(repo, ("web/a.ts",)), COUNTER))[label]
+    imported.write_text("NEWER ADVICE\n")
+    os.utime(imported, ns=(1, 1))
+    assert "NEWER" in texts(contribute(provider, request(repo, ("web/a.ts",)), COUNTER))[label]
+    provider.close()
