@@ -10,10 +10,11 @@ the file with front matter and HTML comments stripped, code byte-exact.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from providers.core.imports import ImportPolicy, expand_source
 from providers.core.markdown import (
@@ -56,9 +57,24 @@ class Rule:
     always: bool = False
     globs: GlobSet | None = None
     subtree: str | None = None
+    description: str = ""
+    """Its front matter's ``description``: what the tool shows the model about it."""
+    on_request: bool = False
+    """Applied when the model asks for it by its description (Cursor's agent-requested
+    rules, Windsurf's ``model_decision``): never injected, listed in the index."""
     imported: tuple[tuple[str, FileKey | None], ...] = ()
     """The files its ``@imports`` read (absolute path, key when read): an edit to one
     is an edit to the rule."""
+
+    @cached_property
+    def title(self) -> str:
+        """Its description, else its first heading: how the index names what it is."""
+        if self.description:
+            return self.description
+        for line in self.text.splitlines():
+            if line.startswith("#"):
+                return line.lstrip("#").strip()
+        return ""
 
     @cached_property
     def units(self) -> tuple[Unit, ...]:
@@ -119,11 +135,27 @@ def load_rule(root: Path, rel: str, dialect: Dialect, reader: Reader) -> Loaded:
     except (FrontMatterError, GlobError) as exc:
         log.warning("rule %s not applied: %s", rel, exc)
         return Problem(rel, f"{rel}: not applied, {exc}", source.key)
+    description = meta.get("description")
+    description = " ".join(description.split()) if isinstance(description, str) else ""
+    text = strip_artifacts(normalised)
     if scope.kind is ScopeKind.MANUAL:
+        if description and text.strip() and _model_requested(dialect, meta):
+            return Rule(
+                rel, dialect.name, text, source.key, description=description, on_request=True
+            )
         log.debug("rule %s is applied on request only; not injected", rel)
         return None
-    text = strip_artifacts(normalised)
     if not text.strip():
         return None
     always = scope.kind is ScopeKind.ALWAYS
-    return Rule(rel, dialect.name, text, source.key, always=always, globs=globs)
+    return Rule(
+        rel, dialect.name, text, source.key, always=always, globs=globs, description=description
+    )
+
+
+def _model_requested(dialect: Dialect, meta: Mapping[str, Any]) -> bool:
+    """Rules the tool offers the model by description: Cursor's agent-requested ones
+    (a description, no globs, not always) and Windsurf's ``trigger: model_decision``."""
+    if dialect.name == "cursor":
+        return True
+    return dialect.name == "windsurf" and meta.get("trigger") == "model_decision"

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from providers.core.budget import Fit, TokenCounter, fit
+from providers.core.budget import Fit, TokenCounter, fallback_token_count, fit
 from providers.core.render import join_blocks, left_out_note
 from providers.core.types import Section, Stability, Unit
 from providers.rules.load import Problem, Rule
@@ -48,9 +48,42 @@ class Entry:
         return f"{self.rule.path} ({self.why})"
 
 
+def catalog_line(rule: Rule, why: str) -> str:
+    """What the index says of a doc it names: why it applies, what it is, its size,
+    in one short line (``via "src/**"; Auth rules; ~120 tokens``)."""
+    parts = [why, rule.title, f"~{fallback_token_count(rule.text):,} tokens"]
+    return "; ".join(p for p in parts if p)
+
+
+def always_entry(rule: Rule) -> Entry:
+    return Entry(rule, ALWAYS_WHY, catalog_line(rule, ALWAYS_WHY))
+
+
 def entry_for(rule: Rule, activation: Activation) -> Entry:
     pattern = activation.match.written
-    return Entry(rule, f'applies to {activation.touched} via "{pattern}"', f'via "{pattern}"')
+    why = f'via "{pattern}"'
+    return Entry(rule, f"applies to {activation.touched} {why}", catalog_line(rule, why))
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One line of the index under a header of its own (rules the model may ask for,
+    patterns that match nothing): told, never shown as a doc."""
+
+    header: str
+    line: str
+
+
+ON_REQUEST_HEADER = "[Rules to read when the task fits their description:]"
+UNMATCHED_HEADER = "[Rule patterns that match no file in the repository (a typo?):]"
+
+
+def on_request(rule: Rule) -> Listed:
+    return Listed(ON_REQUEST_HEADER, f"- {rule.path}: {catalog_line(rule, '')}")
+
+
+def unmatched(rule: str, pattern: str) -> Listed:
+    return Listed(UNMATCHED_HEADER, f'- {rule}: "{pattern}"')
 
 
 def build_sections(
@@ -60,13 +93,14 @@ def build_sections(
     counter: TokenCounter,
     max_docs: int | None = None,
     retired: Sequence[Entry] = (),
+    listed: Sequence[Listed] = (),
 ) -> tuple[Section, ...]:
     """Sections for ``entries`` whose token counts sum to at most ``budget``; ``retired``
-    docs are only named in the index."""
-    if budget <= 0 or (not entries and not problems and not retired):
+    docs and ``listed`` lines are only named in the index."""
+    if budget <= 0 or (not entries and not problems and not retired and not listed):
         return ()
     limit = len(entries) if max_docs is None else max_docs
-    plan = _Plan(entries[:limit], entries[limit:], problems, retired)
+    plan = _Plan(entries[:limit], entries[limit:], problems, retired, listed)
     named = fit(plan.units, budget, plan.render_named, counter)
     if named is not None:
         return plan.sections(named)
@@ -91,7 +125,7 @@ class _Retired:
     entry: Entry
 
 
-_IndexItem = Unit | Entry | _Retired | Problem
+_IndexItem = Unit | Entry | _Retired | Problem | Listed
 
 
 class _Plan:
@@ -103,7 +137,9 @@ class _Plan:
         over_limit: Sequence[Entry],
         problems: Sequence[Problem],
         retired: Sequence[Entry] = (),
+        listed: Sequence[Listed] = (),
     ) -> None:
+        self.listed = tuple(listed)
         self.over_limit = over_limit
         self.retired = tuple(_Retired(e) for e in retired)
         self.problems = sorted(problems, key=lambda p: p.path)
@@ -163,7 +199,13 @@ class _Plan:
         return left_out
 
     def _items(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> list[_IndexItem]:
-        return [*self._left_out(kept, dropped), *self.over_limit, *self.retired, *self.problems]
+        return [
+            *self._left_out(kept, dropped),
+            *self.over_limit,
+            *self.retired,
+            *self.problems,
+            *self.listed,
+        ]
 
     @staticmethod
     def _index_text(items: Sequence[_IndexItem], more: int) -> str:
@@ -182,6 +224,11 @@ class _Plan:
             )
         if problems:
             blocks.append("\n".join([PROBLEMS_HEADER, *(f"- {p.note}" for p in problems)]))
+        headers: dict[str, list[str]] = {}
+        for item in items:
+            if isinstance(item, Listed):
+                headers.setdefault(item.header, []).append(item.line)
+        blocks.extend("\n".join([header, *lines]) for header, lines in headers.items())
         if more:
             blocks.append(f"[{more} more scoped docs or notes not listed: over the token budget]")
         return join_blocks(blocks)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from providers.rules.globs import GlobMatch
 from providers.rules.load import Rule
 from providers.scoped_docs.activation import Activation, Session
-from providers.scoped_docs.layout import Entry, entry_for
+from providers.scoped_docs.layout import Entry, always_entry, entry_for
 
 RETIRE_AFTER = 3
 """Turns without a touch in a doc's scope before it retires to the index."""
@@ -54,7 +54,7 @@ def rank(session: Session, rules: Mapping[str, Rule], always: Sequence[Rule] = (
                     placed[rule_path] = entry_for(rules[rule_path], activation)
         depth += 1
     for rule in always:  # already in the stated order
-        placed.setdefault(rule.path, Entry(rule))
+        placed.setdefault(rule.path, always_entry(rule))
     earlier: list[tuple[int, tuple[int, ...], str]] = []
     retired: list[Entry] = []
     for path, activation in active.items():

@@ -37,7 +37,7 @@ from providers.rules.order import in_builtin_rule_dir, precedence, stated_order
 from providers.scoped_docs.activation import Session
 from providers.scoped_docs.copies import ConventionCopies
 from providers.scoped_docs.index import RuleIndex
-from providers.scoped_docs.layout import build_sections
+from providers.scoped_docs.layout import build_sections, on_request, unmatched
 from providers.scoped_docs.pattern_check import PatternCheck
 from providers.scoped_docs.priority import rank
 from providers.scoped_docs.settings import (
@@ -77,6 +77,8 @@ class _RootState:
         self.sessions: OrderedDict[str, tuple[Session, _Turn | None]] = OrderedDict()
         self.patterns = PatternCheck(root)
         self.copies = ConventionCopies()
+        self.unmatched: list[tuple[str, str]] = []
+        """(rule, pattern) pairs that match no file in the repository, for the index."""
 
     def session(self, session_id: str) -> Session:
         if session_id in self.sessions:
@@ -212,7 +214,10 @@ class ScopedDocsProvider:
         rules = [r for r in rules if r.globs is not None]
         if rules:
             seen = {p for session, _ in state.sessions.values() for p in session.seen}
-            state.patterns.check(rules, seen)
+            found = state.patterns.check(rules, seen)
+            checked = {r.path for r in rules}
+            kept = [(rule, p) for rule, p in state.unmatched if rule not in checked]
+            state.unmatched = sorted({*kept, *found})
 
     # -- render -----------------------------------------------------------
 
@@ -236,7 +241,16 @@ class ScopedDocsProvider:
         rules = {p: r for p, r in catalog.rules.items() if not state.copies.holds(r)}
         ranked = rank(session, rules, self._always(rules))
         problems = [catalog.problems[p] for p in sorted(catalog.problems)]
+        listed = [on_request(rules[p]) for p in sorted(rules) if rules[p].on_request]
+        fired = {(a.rule, a.match.written) for a in session.active.values()}
+        listed += [unmatched(*pair) for pair in state.unmatched if pair not in fired]
         sections = build_sections(
-            ranked.entries, problems, budget, counter, self._settings.max_docs, ranked.retired
+            ranked.entries,
+            problems,
+            budget,
+            counter,
+            self._settings.max_docs,
+            ranked.retired,
+            listed,
         )
         return Contribution(sections)

@@ -53,11 +53,19 @@ def test_cursor_always_apply_wins_over_globs(root: Path) -> None:
     assert isinstance(loaded, Rule) and loaded.always and loaded.globs is None
 
 
-def test_cursor_description_only_rule_is_not_injected(root: Path) -> None:
+def test_cursor_description_only_rule_is_listed_on_request_never_injected(root: Path) -> None:
+    """Issue 13: Cursor offers agent-requested rules to the model by description; so does
+    the index. They never match a path."""
     loaded = rule(
         root, ".cursor/rules/d.mdc", "cursor", "---\ndescription: when asked\n---\nOn request\n"
     )
-    assert loaded is None
+    assert isinstance(loaded, Rule) and loaded.on_request and not loaded.always
+    assert loaded.title == "when asked" and loaded.match("src/a.py") is None
+    manual = rule(root, ".cursor/rules/m.mdc", "cursor", "---\nalwaysApply: false\n---\nBy hand\n")
+    assert manual is None  # no description: attached by hand only
+    model = "---\ntrigger: model_decision\ndescription: for migrations\n---\nMigrate\n"
+    windsurf = rule(root, ".windsurf/rules/w.md", "windsurf", model)
+    assert isinstance(windsurf, Rule) and windsurf.on_request
 
 
 def test_cursor_list_with_braces_and_negation(root: Path) -> None:

@@ -78,3 +78,26 @@ def test_without_a_watch_an_edit_to_an_imported_file_is_picked_up(repo: Path) ->
     os.utime(imported, ns=(1, 1))
     assert "NEWER" in texts(contribute(provider, request(repo, ("web/a.ts",)), COUNTER))[label]
     provider.close()
+
+
+# -- the index is a catalog (issue 13) ----------------------------------------
+
+
+def test_the_index_says_why_what_and_how_big_and_lists_what_the_model_may_ask_for(
+    repo: Path, provider: ScopedDocsProvider
+) -> None:
+    write(repo, "src/AGENTS.md", "# Source conventions\n\n" + "Detail. " * 200 + "\n")
+    write(repo, "src/api/AGENTS.md", "# API rules\n\nAPI\n")
+    write(repo, ".cursor/rules/migrate.mdc", "---\ndescription: Writing DB migrations\n---\nM\n")
+    write(repo, ".cursor/rules/typo.mdc", "---\nglobs: 'scr/**/*.py'\n---\nTYPO\n")
+    write(repo, "src/api/app.py", "")
+    result = contribute(provider, request(repo, ("src/api/app.py",), budget=150), COUNTER)
+    index = texts(result)["scoped docs index"]
+    assert labels(result)[0] == 'src/api/AGENTS.md (applies to src/api/app.py via "src/api/**")'
+    assert '- src/AGENTS.md: via "src/**"; Source conventions; ~4' in index
+    assert "[Rules to read when the task fits their description:]" in index
+    assert "- .cursor/rules/migrate.mdc: Writing DB migrations; ~1 tokens" in index
+    assert '- .cursor/rules/typo.mdc: "scr/**/*.py"' in index
+    # A pattern that fires is no typo: once it matches a touched file it leaves the index.
+    later = contribute(provider, request(repo, ("src/api/app.py", "scr/x/y.py")), COUNTER)
+    assert "scr/**/*.py" not in texts(later).get("scoped docs index", "")
