@@ -28,6 +28,7 @@ from providers.rules.load import (
     Reader,
     Rule,
     default_reader,
+    load_colocated,
     load_nested,
     load_rule,
 )
@@ -51,10 +52,14 @@ class Catalog:
         rule_dirs: Mapping[str, Dialect],
         nested_names: Sequence[str],
         reader: Reader = default_reader,
+        colocated: Sequence[str] = (),
     ) -> None:
+        """``colocated``: rule file names that scope to their own directory with their
+        dialect's front matter (Continue's ``rules.md``), looked up like nested files."""
         self.root = root
         self.rule_dirs = dict(rule_dirs)
-        self.nested_names = tuple(nested_names)
+        self.colocated = tuple(colocated)
+        self.nested_names = (*nested_names, *self.colocated)
         self._reader = reader
         self.rules: dict[str, Rule] = {}
         self.problems: dict[str, Problem] = {}
@@ -159,6 +164,8 @@ class Catalog:
         return changed
 
     def _nested(self, rel: str) -> Loaded:
+        if PurePosixPath(rel).name in self.colocated:
+            return load_colocated(self.root, rel, self._reader)
         loaded = load_nested(self.root, rel, self._reader)
         if isinstance(loaded, Rule) and self._duplicate(loaded):
             log.debug("%s repeats another convention file in its directory; skipped", rel)

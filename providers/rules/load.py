@@ -27,7 +27,7 @@ from providers.core.sources import FileKey, SourceText, Unavailable, read_text
 from providers.core.types import Unit
 from providers.rules.dialects import Dialect, ScopeKind
 from providers.rules.frontmatter import FrontMatterError, parse_front_matter
-from providers.rules.globs import GlobError, GlobMatch, GlobSet
+from providers.rules.globs import GlobError, GlobMatch, GlobSet, parse_globs
 
 log = logging.getLogger(__name__)
 
@@ -159,3 +159,41 @@ def _model_requested(dialect: Dialect, meta: Mapping[str, Any]) -> bool:
     if dialect.name == "cursor":
         return True
     return dialect.name == "windsurf" and meta.get("trigger") == "model_decision"
+
+
+CONTINUE_COLOCATED = "rules.md"
+"""Continue's colocated rule file: applies to the files in its own directory."""
+
+
+def colocated_patterns(directory: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
+    """Continue's reading of a colocated rule's globs (``markdownToRule``): each is put
+    under the rule's directory (``**``-led ones directly, others after ``**/``); none
+    means everything in it."""
+    if not patterns:
+        return (f"{directory}/**/*",)
+    return tuple(
+        f"{directory}/{p}" if p.startswith("**") else f"{directory}/**/{p}" for p in patterns
+    )
+
+
+def load_colocated(root: Path, rel: str, reader: Reader) -> Loaded:
+    """A Continue ``rules.md`` below the root, scoped to its directory (and its globs)."""
+    source = reader(root, Path(rel))
+    if isinstance(source, Unavailable):
+        return Problem(rel, f"{rel}: not loaded ({source.reason})")
+    normalised = normalise_newlines(source.text)
+    raw, _body = split_front_matter(normalised)
+    directory = PurePosixPath(rel).parent.as_posix()
+    try:
+        meta = parse_front_matter(raw, ("globs",))
+        patterns = colocated_patterns(directory, parse_globs(meta.get("globs")))
+        globs = GlobSet(patterns)
+    except (FrontMatterError, GlobError) as exc:
+        log.warning("rule %s not applied: %s", rel, exc)
+        return Problem(rel, f"{rel}: not applied, {exc}", source.key)
+    text = strip_artifacts(normalised)
+    if not text.strip():
+        return None
+    description = meta.get("description")
+    described = " ".join(description.split()) if isinstance(description, str) else ""
+    return Rule(rel, "continue", text, source.key, globs=globs, description=described)

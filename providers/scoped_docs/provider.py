@@ -32,7 +32,7 @@ from providers.core.types import Capabilities, Contribution, Identity, Stability
 from providers.core.watch import WatcherFactory, WatchLifecycle, default_watcher
 from providers.repository.layout import RepoRoots
 from providers.rules.catalog import Catalog
-from providers.rules.load import Reader, Rule, default_reader
+from providers.rules.load import CONTINUE_COLOCATED, Reader, Rule, default_reader
 from providers.rules.order import in_builtin_rule_dir, precedence, stated_order
 from providers.scoped_docs.activation import Session
 from providers.scoped_docs.copies import ConventionCopies
@@ -49,6 +49,9 @@ from providers.scoped_docs.settings import (
 )
 
 log = logging.getLogger(__name__)
+
+CONTINUE_RULES = ".continue/rules"
+"""With Continue's rule directory read, so are its colocated ``rules.md`` files."""
 
 MAX_SESSIONS = 16
 """Sessions remembered at once (sub-agents share a process); the oldest is forgotten."""
@@ -71,7 +74,10 @@ class _RootState:
         self, root: Path, settings: Settings, reader: Reader, watch: WatchLifecycle
     ) -> None:
         self.root = root
-        self.catalog = Catalog(root, settings.rule_dirs, settings.nested_names, reader)
+        colocated = (CONTINUE_COLOCATED,) if CONTINUE_RULES in settings.rule_dirs else ()
+        self.catalog = Catalog(
+            root, settings.rule_dirs, settings.nested_names, reader, colocated=colocated
+        )
         self.watch = watch
         self.index = RuleIndex(())
         self.sessions: OrderedDict[str, tuple[Session, _Turn | None]] = OrderedDict()

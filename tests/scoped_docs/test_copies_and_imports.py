@@ -101,3 +101,24 @@ def test_the_index_says_why_what_and_how_big_and_lists_what_the_model_may_ask_fo
     # A pattern that fires is no typo: once it matches a touched file it leaves the index.
     later = contribute(provider, request(repo, ("src/api/app.py", "scr/x/y.py")), COUNTER)
     assert "scr/**/*.py" not in texts(later).get("scoped docs index", "")
+
+
+def test_continue_colocated_rules_md_applies_to_its_own_folder(
+    repo: Path, provider: ScopedDocsProvider
+) -> None:
+    """Issue 13: Continue's colocated rules.md (core/config/markdown/loadCodebaseRules.ts)
+    applies to the files in its folder; its globs are read under that folder
+    (markdownToRule's getGlobPattern: "*.tsx" -> "web/**/*.tsx")."""
+    write(repo, "web/rules.md", "# Web\n\nWEB RULE\n")
+    write(repo, "api/rules.md", "---\nglobs: '*.py'\n---\nPY UNDER API\n")
+    result = contribute(
+        provider, request(repo, ("web/src/a.ts", "api/x/b.py", "api/c.ts")), COUNTER
+    )
+    assert labels(result) == [
+        'web/rules.md (applies to web/src/a.ts via "web/**/*")',
+        'api/rules.md (applies to api/x/b.py via "api/**/*.py")',
+    ]
+    other = ScopedDocsProvider()
+    other.configure({"rule_dirs": {".continue/rules": "off"}, "watch": False})
+    assert labels(contribute(other, request(repo, ("web/src/a.ts",)), COUNTER)) == []
+    other.close()
