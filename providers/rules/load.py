@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from providers.core.budget import fallback_token_count
 from providers.core.imports import ImportPolicy, expand_source
 from providers.core.markdown import (
     normalise_newlines,
@@ -65,6 +66,11 @@ class Rule:
     imported: tuple[tuple[str, FileKey | None], ...] = ()
     """The files its ``@imports`` read (absolute path, key when read): an edit to one
     is an edit to the rule."""
+
+    @cached_property
+    def tokens(self) -> int:
+        """Its size in the kernel's fallback count (for the index; computed once)."""
+        return fallback_token_count(self.text)
 
     @cached_property
     def title(self) -> str:

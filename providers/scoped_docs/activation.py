@@ -57,6 +57,9 @@ class Session:
         """The paths the latest such turn touched: the files in hand."""
         self.last_turn: dict[str, int] = {}
         """Per active doc: the last turn that touched a path in its scope."""
+        self.in_hand: dict[str, dict[str, GlobMatch]] = {}
+        """Per file in hand (``fresh``): the docs whose scope holds it and why, found
+        through the index, so ranking never matches every fresh path against every doc."""
         self.match_calls = 0
         """How many (path, rule) matches ran: lets tests see that matching is incremental."""
 
@@ -88,6 +91,12 @@ class Session:
             rule = catalog.rules.get(rel)
             if rule is not None:
                 self._activate_from(rule, self.seen)
+            for path, docs in self.in_hand.items():
+                found = rule.match(path) if rule is not None else None
+                if found is None:
+                    docs.pop(rel, None)
+                else:
+                    docs[rel] = found
         return True
 
     def touch(
@@ -109,27 +118,35 @@ class Session:
             return False
         self.turn += 1
         self.fresh = tuple(paths)
+        self.in_hand = {}
         for path in paths:
-            if path in self.seen:
-                continue
             self.seen[path] = None
+            docs = self.in_hand.setdefault(path, {})
             for rule in index.candidates(path):
-                if rule.path not in self.active:
-                    self._try(rule, path)
+                self._note(rule, path, docs)
             for directory in ancestors(path):
-                if directory in self.looked_up:
-                    break  # and so were all the directories above it
-                self.looked_up.add(directory)
                 if directory in sent_elsewhere:
                     continue
+                if directory not in self.looked_up:
+                    self.looked_up.add(directory)
                 for rule in catalog.nested_rules(directory):
-                    if rule.path not in self.active:
-                        self._try(rule, path)
-        for activation in self.active.values():
-            scoped = catalog.rules.get(activation.rule)
-            if scoped is not None and any(scoped.match(path) for path in self.fresh):
-                self.last_turn[activation.rule] = self.turn
+                    self._note(rule, path, docs)
+        for docs in self.in_hand.values():
+            for rule_path in docs:
+                self.last_turn[rule_path] = self.turn
         return True
+
+    def _note(self, rule: Rule, path: str, docs: dict[str, GlobMatch]) -> None:
+        """Match ``rule`` against the file in hand ``path``; activate it on a first match."""
+        if rule.path in docs:
+            return
+        self.match_calls += 1
+        found = rule.match(path)
+        if found is None:
+            return
+        docs[rule.path] = found
+        if rule.path not in self.active:
+            self.active[rule.path] = Activation(rule.path, path, found)
 
     def _activate_from(self, rule: Rule, paths: Iterable[str]) -> None:
         for path in paths:

@@ -14,11 +14,12 @@ when a key changed.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from providers.core.conventions import ROOT_CONVENTION_FILES, cwd_convention_paths
 from providers.core.imports import ImportPolicy, load
-from providers.core.sources import FileKey, Unavailable, stat_key
+from providers.core.sources import FileKey, Unavailable, file_key, stat_key
 from providers.rules.load import Rule
 
 
@@ -36,12 +37,14 @@ class ConventionCopies:
     def update(self, root: Path, working_directory: Path) -> bool:
         """Re-check by ``stat``; True when what repo conventions sends changed."""
         paths = (*ROOT_CONVENTION_FILES, *cwd_convention_paths(root, working_directory))
-        keys = tuple(stat_key(root, root / path) for path in paths)
+        base = os.fspath(root)
+        keys = tuple(file_key(os.path.join(base, path)) for path in paths)  # the cheap check
         if paths == self._paths and keys == self._keys:
             return False
         files: set[tuple[int, int]] = set()
         texts: set[str] = set()
-        for path, key in zip(paths, keys, strict=True):
+        for path in paths:
+            key = stat_key(root, root / path)  # confined: a link out of the repository is not ours
             if key is None:
                 continue
             files.add((key.device, key.inode))

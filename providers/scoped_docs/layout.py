@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from providers.core.budget import Fit, TokenCounter, fallback_token_count, fit
-from providers.core.render import join_blocks, left_out_note
+from providers.core.budget import Fit, TokenCounter, fit
+from providers.core.render import compact_trails, join_blocks, left_out_note
 from providers.core.types import Section, Stability, Unit
 from providers.rules.load import Problem, Rule
 from providers.scoped_docs.activation import Activation
@@ -51,7 +51,7 @@ class Entry:
 def catalog_line(rule: Rule, why: str) -> str:
     """What the index says of a doc it names: why it applies, what it is, its size,
     in one short line (``via "src/**"; Auth rules; ~120 tokens``)."""
-    parts = [why, rule.title, f"~{fallback_token_count(rule.text):,} tokens"]
+    parts = [why, rule.title, f"~{rule.tokens:,} tokens"]
     return "; ".join(p for p in parts if p)
 
 
@@ -126,6 +126,20 @@ class _Retired:
 
 
 _IndexItem = Unit | Entry | _Retired | Problem | Listed
+
+
+def _item_line(item: _IndexItem) -> str:
+    """The line ``item`` gets in the index (as :meth:`_Plan._index_text` writes it)."""
+    if isinstance(item, Unit):
+        shown = compact_trails([item.name]) if item.name else ""
+        return f"- {item.group}: {shown}" if item.group and shown else f"- {item.group or shown}"
+    if isinstance(item, Entry):
+        return f"- {item.rule.path}: {item.brief}"
+    if isinstance(item, _Retired):
+        return f"- {item.entry.rule.path}: {item.entry.brief}"
+    if isinstance(item, Problem):
+        return f"- {item.note}"
+    return item.line
 
 
 class _Plan:
@@ -233,6 +247,18 @@ class _Plan:
             blocks.append(f"[{more} more scoped docs or notes not listed: over the token budget]")
         return join_blocks(blocks)
 
+    def _index_prefixes(self, items: Sequence[_IndexItem]) -> tuple[str, list[int]]:
+        """The index of all ``items`` (without its final newline) and, for each k, where
+        the index of the first k ends in it: the items come grouped by block, so the
+        index of a prefix is a prefix of the text. One rendering instead of one per
+        candidate the fitter tries (a thousand named docs made that the turn's cost)."""
+        full = self._index_text(items, 0).rstrip("\n")
+        cuts = [0]
+        for k in range(1, len(items) + 1):
+            last = _item_line(items[k - 1])
+            cuts.append(full.index(last, cuts[-1]) + len(last))
+        return full, cuts
+
     def render_named(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
         return (*self._doc_texts(kept), self._index_text(self._items(kept, dropped), 0))
 
@@ -247,9 +273,14 @@ class _Plan:
         if not items:
             return None
         lines = [Unit("", "", "", order=i) for i in range(len(items))]
+        full, cuts = self._index_prefixes(items)
 
         def render(shown: Sequence[Unit], rest: Sequence[Unit]) -> tuple[str, ...]:
-            return (self._index_text([items[u.order] for u in shown], len(rest)),)
+            text = full[: cuts[len(shown)]]
+            if rest:
+                more = f"[{len(rest)} more scoped docs or notes not listed: over the token budget]"
+                text = f"{text}\n\n{more}" if text else more
+            return (text + "\n",)
 
         fitted = fit(lines, budget, render, counter)
         if fitted is None:

@@ -43,7 +43,9 @@ class Ranked:
 def rank(session: Session, rules: Mapping[str, Rule], always: Sequence[Rule] = ()) -> Ranked:
     active = {path: a for path, a in session.active.items() if path in rules}
     placed: dict[str, Entry] = {}
-    per_file = [_nearest_first(path, active, rules) for path in session.fresh]
+    per_file = [
+        _nearest_first(path, session.in_hand.get(path, {}), active) for path in session.fresh
+    ]
     depth = 0
     while any(depth < len(docs) for docs in per_file):
         for docs in per_file:
@@ -71,15 +73,14 @@ def rank(session: Session, rules: Mapping[str, Rule], always: Sequence[Rule] = (
 
 
 def _nearest_first(
-    path: str, active: Mapping[str, Activation], rules: Mapping[str, Rule]
+    path: str, in_hand: Mapping[str, GlobMatch], active: Mapping[str, Activation]
 ) -> list[tuple[str, str, GlobMatch]]:
     """The active docs whose scope holds ``path``, most specific first, ties by path."""
-    found: list[tuple[tuple[int, ...], str, GlobMatch]] = []
-    for rule_path in active:
-        match = rules[rule_path].match(path)
-        if match is not None:
-            found.append((tuple(-x for x in match.specificity), rule_path, match))
-    found.sort(key=lambda item: (item[0], item[1]))
+    found = sorted(
+        (tuple(-x for x in match.specificity), rule_path, match)
+        for rule_path, match in in_hand.items()
+        if rule_path in active
+    )
     return [(rule_path, path, match) for _, rule_path, match in found]
 
 

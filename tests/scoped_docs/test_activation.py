@@ -54,9 +54,10 @@ def test_only_new_paths_are_matched(tmp_path: Path) -> None:
     assert not session.touch(first, catalog, index)
     assert session.match_calls == after_first
 
-    # One new path: matched once against at most the rules not yet active.
+    # One new path: matched once against each candidate rule at most (active ones too:
+    # the file in hand's own docs are ranked first, issue 13), never the paths seen before.
     assert session.touch([*first, "pkg20/n.py"], catalog, index)
-    assert 1 <= session.match_calls - after_first <= RULES - 10
+    assert 1 <= session.match_calls - after_first <= RULES
     assert ".clinerules/r20.md" in session.active
 
 

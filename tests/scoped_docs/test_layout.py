@@ -40,6 +40,9 @@ def order_entries(
     session.fresh = tuple(dict.fromkeys(a.touched for a in active.values()))
     session.active = dict(active)
     session.last_turn = dict.fromkeys(active, 1)
+    for path in session.fresh:
+        matches = ((r, rules[r].match(path)) for r in active)
+        session.in_hand[path] = {r: m for r, m in matches if m is not None}
     return list(rank(session, rules, always).entries)
 
 
@@ -223,3 +226,25 @@ def test_small_docs_are_kept_against_a_count_when_the_index_cannot_be_whole() ->
     assert len(shown) >= 3
     assert sections[-1].label == INDEX_LABEL
     assert "not listed: over the token budget" in sections[-1].text
+
+
+def test_the_index_of_a_prefix_is_a_prefix_of_the_whole_index() -> None:
+    """fit_index renders the index once and cuts it: every cut equals the index of
+    that many items, whatever kinds of line they are."""
+    from providers.core.types import Unit
+    from providers.scoped_docs.layout import Listed, _Plan
+
+    docs = [
+        glob_rule(f".cursor/rules/r{i}.mdc", f"# R{i}\n\nbody {i}\n", f"p{i}/**") for i in range(4)
+    ]
+    shown = [Entry(r, "why", f'via "p/**"; R; ~{i} tokens') for i, r in enumerate(docs)]
+    retired = [Entry(docs[0], "old", "via x; not needed for 3 turns")]
+    problems = [Problem(".cursor/rules/bad.mdc", ".cursor/rules/bad.mdc: not applied, broken")]
+    listed = [Listed("[A:]", "- a"), Listed("[A:]", "- b"), Listed("[B:]", "- c")]
+    plan = _Plan(shown[:2], shown[2:], problems, retired, listed)
+    cut = Unit("", docs[0].path, "# R0 > ## Part")
+    items = [cut, *plan._items(plan.units[:1], plan.units[1:])]
+    full, cuts = plan._index_prefixes(items)
+    for k in range(len(items) + 1):
+        expected = plan._index_text(items[:k], 0)
+        assert (full[: cuts[k]] + "\n" if k else "") == (expected if k else "")
