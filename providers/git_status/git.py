@@ -28,6 +28,15 @@ from providers.repository.layout import DOT_GIT, dot_git_above, looks_like_git_d
 DEFAULT_TIMEOUT_MS = 5000
 
 
+LFS_OFF = (
+    *("-c", "filter.lfs.required=false"),
+    *("-c", "filter.lfs.process="),
+    *("-c", "filter.lfs.clean="),
+    *("-c", "filter.lfs.smudge="),
+)
+"""Global options that make git compare LFS files as they are, running nothing."""
+
+
 class BlockedByFifo(ProviderError):
     """git waited to open a named pipe where it expected a file (``source_unavailable``)."""
 
@@ -184,10 +193,17 @@ class Git:
     def _execute(self, cwd: Path, args: tuple[str, ...]) -> tuple[int, bytes, bytes]:
         return self.start(cwd, *args).result()
 
-    def status(self, toplevel: Path, *, untracked: str) -> bytes:
-        """One porcelain v2 status of the whole working tree (paths relative to ``toplevel``)."""
+    def status(self, toplevel: Path, *, untracked: str, lfs_optional: bool = False) -> bytes:
+        """One porcelain v2 status of the whole working tree (paths relative to ``toplevel``).
+
+        ``lfs_optional``: the LFS filter switched off, for when it is required but
+        missing or broken (we never write, so a file it would clean is only compared).
+        Its commands are emptied too: a dead ``filter-process`` fails git at random
+        ("the remote end hung up") even when it is not required."""
+        optional = LFS_OFF if lfs_optional else ()
         return self.run(
             toplevel,
+            *optional,
             "status",
             "--porcelain=v2",
             "--branch",
@@ -225,6 +241,19 @@ class Git:
         if returncode != 0:
             raise classify_failure(_what(args), cwd, returncode, err)
         return out.decode("ascii", "replace").strip() or None
+
+    def distance(self, cwd: Path, base: str) -> tuple[int, int] | None:
+        """(ahead, behind): commits HEAD has that ``base`` lacks, and the reverse; None
+        when ``base`` does not name a commit."""
+        args = ("rev-list", "--left-right", "--count", f"{base}...HEAD", "--")
+        returncode, out, _ = self._execute(cwd, args)
+        if returncode != 0:
+            return None
+        behind, _, ahead = out.decode("ascii", "replace").strip().partition("\t")
+        try:
+            return int(ahead), int(behind)
+        except ValueError:
+            return None
 
     def for_each_ref(self, cwd: Path, *patterns: str) -> bytes:
         """``refname NUL symref`` lines: for ref stores we cannot read as files (reftable)."""

@@ -18,6 +18,7 @@ def header_lines(snapshot: Snapshot) -> list[str]:
     if status is None:
         where = f"; HEAD is {snapshot.bare_head}" if snapshot.bare_head else ""
         lines = [f"Bare repository (no working tree){where}"]
+        current = snapshot.bare_head
     else:
         branch = status.branch
         if branch.head is None:
@@ -30,16 +31,37 @@ def header_lines(snapshot: Snapshot) -> list[str]:
         if branch.upstream is not None:
             if branch.ahead is None or branch.behind is None:
                 line += f", upstream {branch.upstream} (gone)"
-            elif branch.ahead == branch.behind == 0:
-                line += f", up to date with {branch.upstream}"
             else:
-                line += f", {branch.ahead} ahead and {branch.behind} behind {branch.upstream}"
+                line += ", " + distance_text(branch.ahead, branch.behind, branch.upstream)
+        elif snapshot.default_distance is not None and snapshot.default_branch is not None:
+            ahead, behind = snapshot.default_distance
+            default = snapshot.default_branch
+            even = f"even with {default}"
+            line += ", no upstream; " + (
+                distance_text(ahead, behind, default) if ahead or behind else even
+            )
         lines = [line]
-    if snapshot.default_branch is not None:
+        current = branch.head
+    if snapshot.default_branch is not None and snapshot.default_branch != current:
         lines.append(f"Default branch: {snapshot.default_branch}")
     lines.extend(operation_line(op) for op in snapshot.operations)
     lines.extend(f"Note: {note}" for note in snapshot.notes)
     return lines
+
+
+def distance_text(ahead: int, behind: int, other: str) -> str:
+    """``3 commits ahead of main, 1 behind``; a zero side is left out."""
+    if ahead == behind == 0:
+        return f"up to date with {other}"
+
+    def commits(n: int) -> str:
+        return f"{n} commit{'s' if n != 1 else ''}"
+
+    if not behind:
+        return f"{commits(ahead)} ahead of {other}"
+    if not ahead:
+        return f"{commits(behind)} behind {other}"
+    return f"{commits(ahead)} ahead of {other}, {behind} behind"
 
 
 def counts_line(

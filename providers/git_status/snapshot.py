@@ -43,10 +43,19 @@ class Snapshot:
     status: Status | None
     operations: tuple[Operation, ...] = ()
     default_branch: str | None = None
+    default_distance: tuple[int, int] | None = None
+    """(ahead, behind) the default branch, for a branch with no upstream: how far
+    it is from where a pull request would go."""
     commits: tuple[Commit, ...] = ()
     bare_head: str | None = None
     notes: tuple[str, ...] = ()
     """One line each: what this snapshot could not see, and why."""
+
+
+LFS_NOTE = (
+    "the Git LFS filter is missing or failing (git-lfs on PATH?): files it tracks may "
+    "show as modified when they are not"
+)
 
 
 class Snapshotter:
@@ -61,6 +70,8 @@ class Snapshotter:
         self._default_branch: str | None = None
         self._log_head: str | None = None
         self._commits: tuple[Commit, ...] = ()
+        self._distance_key: tuple[object, ...] | None = None
+        self._distance: tuple[int, int] | None = None
 
     def take(self) -> Snapshot:
         layout = self._layout
@@ -79,10 +90,12 @@ class Snapshotter:
         head = status.branch.oid
         if commits is not None and head is not None and commits[:1] and commits[0].oid == head:
             self._commits, self._log_head = commits, head
+        default = self._default()
         return Snapshot(
             status=status,
             operations=read_operations(layout.git_dir),
-            default_branch=self._default(),
+            default_branch=default,
+            default_distance=self._distance_from(layout.toplevel, status, default),
             commits=self._recent_commits(layout.toplevel, head),
             notes=tuple(notes),
         )
@@ -91,12 +104,26 @@ class Snapshotter:
         """``git status``; when git blocks on a FIFO (only reading ignore files does that),
         once more without untracked files, which need no ignore rules."""
         try:
-            return self._git.status(toplevel, untracked=self._untracked)
+            return self._lfs_tolerant_status(toplevel, self._untracked, notes)
         except BlockedByFifo:
             if self._untracked == "no":
                 raise
         notes.append(FIFO_NOTE)
-        return self._git.status(toplevel, untracked="no")
+        return self._lfs_tolerant_status(toplevel, "no", notes)
+
+    def _lfs_tolerant_status(self, toplevel: Path, untracked: str, notes: list[str]) -> bytes:
+        """A required LFS filter that is missing (git-lfs not on our ``PATH``) or broken
+        makes ``git status`` exit 128 and would cost the whole section: once more with
+        the filter optional, saying what that means."""
+        try:
+            return self._git.status(toplevel, untracked=untracked)
+        except BlockedByFifo:
+            raise
+        except ProviderError as exc:
+            if "lfs" not in str(exc).lower():
+                raise
+        notes.append(LFS_NOTE)
+        return self._git.status(toplevel, untracked=untracked, lfs_optional=True)
 
     def _log_alongside(self, cwd: Path) -> GitRun | None:
         """On the first snapshot the log is certainly needed: it runs while ``git status``
@@ -125,6 +152,24 @@ class Snapshotter:
                 self._default_branch = default_branch_from_files(common)
             self._refs_key = key
         return self._default_branch
+
+    def _distance_from(
+        self, cwd: Path, status: Status, default: str | None
+    ) -> tuple[int, int] | None:
+        """How far a branch without an upstream is from the default branch (its remote
+        copy when there is one): one ``rev-list`` when HEAD or the refs moved."""
+        branch = status.branch
+        if default is None or branch.upstream is not None or branch.oid is None:
+            return None
+        if branch.head in (None, default):
+            return None
+        key = (branch.oid, self._refs_key, default)
+        if key != self._distance_key:
+            self._distance = self._git.distance(
+                cwd, f"refs/remotes/origin/{default}"
+            ) or self._git.distance(cwd, f"refs/heads/{default}")
+            self._distance_key = key
+        return self._distance
 
     def _recent_commits(self, cwd: Path, head: str | None) -> tuple[Commit, ...]:
         if head is None or self._recent <= 0:

@@ -74,7 +74,7 @@ def test_section_contract(make_provider: Make, repo: Path) -> None:
     assert section.tokens == FallbackCounter().count(section.text) <= 800
     assert not section.truncated
     assert section.text == (
-        "On branch main\nDefault branch: main\n\n"
+        "On branch main\n\n"
         "Changes: 1 unstaged\n\n"
         "Unstaged:\n  modified: README\n\n"
         f"Recent commits:\n  {git(repo, 'rev-parse', '--short', 'HEAD').strip()} initial\n"
@@ -149,8 +149,7 @@ def test_upstream_default_branch_and_stash(make_provider: Make, tmp_path: Path, 
     git(clone, "stash", "-q")
     body = text_of(collect(make_provider(NO_WATCH), clone))
     assert body.startswith(
-        "On branch main, 2 ahead and 1 behind origin/main\nDefault branch: main\n\n"
-        "Working tree clean; 1 stash\n"
+        "On branch main, 2 commits ahead of origin/main, 1 behind\n\nWorking tree clean; 1 stash\n"
     )
 
 
@@ -172,7 +171,7 @@ def test_linked_worktree(make_provider: Make, tmp_path: Path, repo: Path) -> Non
     git(repo, "worktree", "add", "-q", "-b", "feature", str(worktree))
     (worktree / "README").write_text("in the worktree\n")
     body = text_of(collect(make_provider(NO_WATCH), worktree))
-    assert body.startswith("On branch feature\nDefault branch: main\n")
+    assert body.startswith("On branch feature, no upstream; even with main\nDefault branch: main\n")
     assert "modified: README" in body
     assert "modified" not in text_of(collect(make_provider(NO_WATCH), repo))
 

@@ -73,7 +73,9 @@ def test_upstream_lines() -> None:
         return first_line(snap(branch=branch))
 
     assert upstream(0, 0) == "On branch main, up to date with origin/main"
-    assert upstream(2, 1) == "On branch main, 2 ahead and 1 behind origin/main"
+    assert upstream(2, 1) == "On branch main, 2 commits ahead of origin/main, 1 behind"
+    assert upstream(0, 3) == "On branch main, 3 commits behind origin/main"  # no "0 ahead"
+    assert upstream(1, 0) == "On branch main, 1 commit ahead of origin/main"
     assert upstream(None, None) == "On branch main, upstream origin/main (gone)"
 
 

@@ -32,8 +32,8 @@ def test_a_gone_upstream_and_behind_are_warnings() -> None:
     assert view("On branch topic, upstream origin/topic (gone)\n")[1] == Text(
         "upstream origin/topic (gone)", W
     )
-    assert view("On branch main, 0 ahead and 3 behind origin/main\n")[1] == Text(
-        "0 ahead and 3 behind origin/main", W
+    assert view("On branch main, 3 commits behind origin/main\n")[1] == Text(
+        "3 commits behind origin/main", W
     )
 
 

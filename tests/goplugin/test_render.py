@@ -167,7 +167,7 @@ def test_git_status_renders_styled_lines(conflicted: Path) -> None:
         assert isinstance(tree, Group)
         shown = texts(tree)
         assert shown[0] == Text("On branch main", TextStyle.BOLD)
-        assert shown[1] == Text("1 ahead and 0 behind origin/main", TextStyle.WARNING)
+        assert shown[1] == Text("1 commit ahead of origin/main", TextStyle.WARNING)
         style = {t.content: t.style for t in shown}
         assert style["Merge in progress"] is TextStyle.WARNING
         notes = [t for t in shown if t.content.startswith("Note: ")]
