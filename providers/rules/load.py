@@ -131,7 +131,7 @@ def load_rule(root: Path, rel: str, dialect: Dialect, reader: Reader) -> Loaded:
     try:
         meta = parse_front_matter(raw, dialect.glob_keys)
         scope = dialect.interpret(meta)
-        globs = GlobSet(scope.patterns) if scope.kind is ScopeKind.GLOBS else None
+        globs = GlobSet(scope.patterns, dialect.flavour) if scope.kind is ScopeKind.GLOBS else None
     except (FrontMatterError, GlobError) as exc:
         log.warning("rule %s not applied: %s", rel, exc)
         return Problem(rel, f"{rel}: not applied, {exc}", source.key)
