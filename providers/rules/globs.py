@@ -17,7 +17,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from providers.core.wildmatch import RuleSet, path_bytes
-from providers.rules.flavours import Flavour, GlobTranslationError, negated, translate
+from providers.rules.flavours import (
+    Flavour,
+    GlobTranslationError,
+    check_pattern,
+    negated,
+    translate,
+)
 
 MAX_EXPANSIONS = 256
 """Brace alternatives one pattern may expand to; beyond that it is kept literal."""
@@ -237,6 +243,7 @@ class GlobSet:
             negated = written.startswith("!")
             body = written[1:] if negated else written
             for one in expand_braces(body):
+                _check(one)
                 if one.startswith("#"):
                     one = "\\" + one  # a leading "#" would make a gitignore comment
                 lines.append("!" + one if negated else one)
@@ -287,6 +294,14 @@ class GlobSet:
             if rule is not None and rule.include:
                 found.append(Inclusion(written, line, rule.regex))
         return tuple(found)
+
+
+def _check(pattern: str) -> None:
+    """The typos every flavour reports rather than silently never matching."""
+    try:
+        check_pattern(pattern)
+    except GlobTranslationError as exc:
+        raise GlobError(str(exc)) from None
 
 
 @dataclass(frozen=True)
