@@ -149,6 +149,28 @@ def _continue(meta: Mapping[str, Any]) -> Scope:
     return MANUAL if always is False else ALWAYS
 
 
+_KIRO_INCLUSIONS = ("always", "fileMatch", "manual")
+
+
+def _kiro(meta: Mapping[str, Any]) -> Scope:
+    """Kiro steering: ``inclusion`` decides and defaults to always (so does a file without
+    front matter); ``fileMatch`` takes ``fileMatchPattern``, a string or a list; ``manual``
+    files are pulled in by ``#name`` in chat, not ours to inject."""
+    inclusion = meta.get("inclusion", "always")
+    if inclusion not in _KIRO_INCLUSIONS:
+        raise GlobError(
+            f"'inclusion' must be one of {', '.join(_KIRO_INCLUSIONS)}, got {inclusion!r}"
+        )
+    if inclusion == "always":
+        return ALWAYS
+    if inclusion == "manual":
+        return MANUAL
+    patterns = _globs(meta, "fileMatchPattern")
+    if not patterns:
+        raise GlobError("'inclusion: fileMatch' without 'fileMatchPattern'")
+    return Scope(ScopeKind.GLOBS, patterns)
+
+
 def _generic(meta: Mapping[str, Any]) -> Scope:
     """For configured directories: any of globs / paths / applyTo; none means always."""
     if _flag(meta, "alwaysApply"):
@@ -175,6 +197,7 @@ DIALECTS: dict[str, Dialect] = {
         ),
         Dialect("windsurf", (".md",), ("globs",), _windsurf),
         Dialect("continue", (".md",), ("globs",), _continue, (), Flavour.MINIMATCH),
+        Dialect("kiro", (".md",), ("fileMatchPattern",), _kiro),
         Dialect("generic", (".md", ".mdc"), ("globs", "paths", "applyTo"), _generic),
     )
 }
@@ -187,5 +210,6 @@ BUILTIN_RULE_DIRS: tuple[tuple[str, str], ...] = (
     (".clinerules", "cline"),
     (".windsurf/rules", "windsurf"),
     (".continue/rules", "continue"),
+    (".kiro/steering", "kiro"),
 )
 """Repo-relative rule directories every harness we know of uses, with their dialect."""
