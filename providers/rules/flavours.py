@@ -148,33 +148,44 @@ def _segments(pattern: str, dot: bool, posix: bool, bang: bool, bare_parent: boo
 
 
 def _one_segment(part: str, dot: bool, posix: bool, bang: bool) -> str:
-    out: list[str] = []
-    if not dot and part[:1] in ("*", "?", "["):
-        out.append("(?!\\.)")
+    """One path segment's regex, linear in the name's length however many ``*`` it holds.
+
+    The fixed-length chunks between ``*`` runs are matched at their earliest
+    position inside atomic groups (the classic glob algorithm: leftmost is
+    always right when only the last chunk must end the name), so ``*a*a*a*b``
+    cannot backtrack exponentially on a long name.
+    """
+    chunks: list[list[str]] = [[]]
     i = 0
     while i < len(part):
         ch = part[i]
         if ch == "\\" and i + 1 < len(part):
-            out.append(re.escape(part[i + 1]))
+            chunks[-1].append(re.escape(part[i + 1]))
             i += 2
         elif ch == "*":
             while i < len(part) and part[i] == "*":
                 i += 1
-            out.append("[^/]*")
+            chunks.append([])
         elif ch == "?":
-            out.append("[^/]")
+            chunks[-1].append("[^/]")
             i += 1
         elif ch == "[":
             parsed = _bracket(part, i, posix, bang)
             if parsed is None:
-                out.append("\\[")
+                chunks[-1].append("\\[")
                 i += 1
             else:
-                out.append(parsed[0])
+                chunks[-1].append(parsed[0])
                 i = parsed[1]
         else:
-            out.append(re.escape(ch))
+            chunks[-1].append(re.escape(ch))
             i += 1
+    out = ["(?!\\.)"] if not dot and part[:1] in ("*", "?", "[") else []
+    out.append("".join(chunks[0]))
+    if len(chunks) > 1:
+        for middle in chunks[1:-1]:
+            out.append("(?>[^/]*?" + "".join(middle) + ")" if middle else "")
+        out.append("[^/]*" + "".join(chunks[-1]))
     return "".join(out)
 
 

@@ -10,6 +10,7 @@ why we chose otherwise.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,10 +18,12 @@ from pathlib import Path
 import pytest
 
 from providers.core.provider import contribute
+from providers.core.sources import FileKey
 from providers.rules.dialects import DIALECTS, ScopeKind
-from providers.rules.flavours import Flavour
+from providers.rules.flavours import MAX_PATTERN_CHARS, Flavour
 from providers.rules.globs import GlobError, GlobSet, parse_globs
 from providers.rules.load import Problem, Rule, default_reader, load_rule
+from providers.scoped_docs.index import RuleIndex
 from providers.scoped_docs.layout import INDEX_LABEL
 from providers.scoped_docs.provider import ScopedDocsProvider
 from tests.rules.conftest import make_repo, write
@@ -241,3 +244,38 @@ def test_bad_pattern_through_the_provider(tmp_path: Path) -> None:
     assert "OKAY" in everything and "BAD\n" not in everything
     notes = [line for line in sections[INDEX_LABEL].splitlines() if "bad.instructions.md" in line]
     assert len(notes) == 1 and "not applied" in notes[0] and "reversed" in notes[0]
+
+
+# -- bounds --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flavour", list(Flavour))
+def test_many_stars_stay_linear(flavour: Flavour) -> None:
+    """``*a*a*...*b`` on a long name took seconds with naive ``[^/]*`` runs."""
+    globs = GlobSet(["*a*a*a*a*a*a*a*a*a*a*a*a*b", "**/*a*a*a*a*a*a*b/**/*a*a*a*a*a*c"], flavour)
+    started = time.monotonic()
+    assert globs.match("a" * 300) is None
+    assert globs.match("/".join(["a" * 60] * 20)) is None
+    assert time.monotonic() - started < 1.0
+    assert globs.match("xaaaaaaaaaaaab") is not None
+
+
+@pytest.mark.parametrize("flavour", list(Flavour))
+def test_overlong_pattern_is_refused(flavour: Flavour) -> None:
+    with pytest.raises(GlobError):
+        GlobSet(["a" * (MAX_PATTERN_CHARS + 1)], flavour)
+
+
+def test_prefilter_never_misses_a_flavoured_rule() -> None:
+    """The index joins inclusion regexes; case-insensitive and negated ones must survive that."""
+    key = FileKey(0, 0, 0, 0)
+    rules = [
+        Rule("c.md", "copilot", "x", key, globs=GlobSet(["src/*.ts"], Flavour.VSCODE)),
+        Rule("k.md", "cline", "x", key, globs=GlobSet(["!docs/**"], Flavour.PICOMATCH)),
+        Rule("m.md", "continue", "x", key, globs=GlobSet(["*.md"], Flavour.MINIMATCH)),
+        Rule("g.md", "cursor", "x", key, globs=GlobSet(["*.py"])),
+    ]
+    index = RuleIndex(rules, bucket_size=4)
+    for path in ("SRC/A.TS", "lib/src/b.ts", "x.md", "docs/x.md", "a/b.py", "docs/a.py"):
+        expected = {r.path for r in rules if r.match(path) is not None}
+        assert expected <= {r.path for r in index.candidates(path)}, path
