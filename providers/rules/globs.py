@@ -319,7 +319,8 @@ class _ToolGlobs:
     exclusion does, in any order; only exclusions means everything else.
     picomatch (Cline, Claude Code): every pattern is an alternative, ``!p`` one
     that matches what ``p`` does not. VS Code: every pattern is an alternative,
-    ``!`` an ordinary character.
+    ``!`` an ordinary character. Compiled with ``re.DOTALL`` as gitignore rules are, so
+    the prefilter (:func:`providers.core.wildmatch.joined`) can join every flavour's regexes.
     """
 
     def __init__(self, written: tuple[str, ...], flavour: Flavour) -> None:
@@ -335,9 +336,9 @@ class _ToolGlobs:
                 exclude = is_not and flavour is Flavour.MINIMATCH
                 if is_not and flavour is Flavour.PICOMATCH:
                     source, expanded = negated(source), "!" + expanded
-                compiled.append(_Compiled(one, expanded, exclude, re.compile(source)))
+                compiled.append(_Compiled(one, expanded, exclude, re.compile(source, re.DOTALL)))
         if compiled and all(c.exclude for c in compiled):
-            compiled.insert(0, _Compiled("**", "**", False, re.compile(rb"(?s:.+)\Z")))
+            compiled.insert(0, _Compiled("**", "**", False, re.compile(rb".+\Z", re.DOTALL)))
         self.lines = tuple(c.expanded for c in compiled)
         self._compiled = tuple(compiled)
         floats = flavour is Flavour.VSCODE

@@ -19,6 +19,7 @@ import pytest
 
 from providers.core.provider import contribute
 from providers.core.sources import FileKey
+from providers.core.wildmatch import joined
 from providers.rules.dialects import DIALECTS, ScopeKind
 from providers.rules.flavours import MAX_PATTERN_CHARS, Flavour
 from providers.rules.globs import GlobError, GlobSet, parse_globs
@@ -279,3 +280,13 @@ def test_prefilter_never_misses_a_flavoured_rule() -> None:
     for path in ("SRC/A.TS", "lib/src/b.ts", "x.md", "docs/x.md", "a/b.py", "docs/a.py"):
         expected = {r.path for r in rules if r.match(path) is not None}
         assert expected <= {r.path for r in index.candidates(path)}, path
+
+
+def test_every_flavour_joins_into_one_prefilter() -> None:
+    regexes = [
+        inclusion.regex
+        for flavour in Flavour
+        for inclusion in GlobSet(["src/*.ts", "!docs/**"], flavour).inclusions()
+        if inclusion.regex is not None
+    ]
+    assert joined(regexes) is not None
