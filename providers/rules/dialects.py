@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from providers.rules.flavours import Flavour
 from providers.rules.globs import GlobError, parse_globs
 
 
@@ -44,6 +45,9 @@ class Dialect:
     not_rules: tuple[str, ...] = ()
     """Subdirectories of the rule directory that hold something else (Cline's
     ``workflows/``, ``hooks/``, ``skills/``: procedures run on request, not rules)."""
+    flavour: Flavour = Flavour.GITIGNORE
+    """Whose glob semantics its patterns follow: the tool's own matcher where it has one
+    (Cursor and Windsurf publish none and describe gitignore-like globs)."""
 
     def accepts(self, filename: str) -> bool:
         return any(filename.endswith(s) and len(filename) > len(s) for s in self.suffixes)
@@ -85,13 +89,31 @@ def _copilot(meta: Mapping[str, Any]) -> Scope:
     if any(isinstance(n, str) and n.strip() == CODING_AGENT for n in names):
         return MANUAL
     patterns = _globs(meta, "applyTo")
+    if any(p.strip() in COPILOT_EVERYWHERE for p in patterns):
+        return ALWAYS  # VS Code attaches these even when no file is in the context
     return Scope(ScopeKind.GLOBS, patterns) if patterns else MANUAL
 
 
-def _paths_or_always(meta: Mapping[str, Any]) -> Scope:
-    """Claude Code and Cline: ``paths`` scopes a rule; without it the rule always loads."""
+COPILOT_EVERYWHERE = frozenset(("**", "**/*", "*"))
+"""applyTo values VS Code treats as "every request" (computeAutomaticInstructions ``_matches``)."""
+
+
+def _claude(meta: Mapping[str, Any]) -> Scope:
+    """``paths`` scopes a rule; without it, or with a ``**`` that matches every path, the
+    rule always loads."""
     patterns = _globs(meta, "paths")
-    return Scope(ScopeKind.GLOBS, patterns) if patterns else ALWAYS
+    if not patterns or "**" in patterns:
+        return ALWAYS
+    return Scope(ScopeKind.GLOBS, patterns)
+
+
+def _cline(meta: Mapping[str, Any]) -> Scope:
+    """``paths`` scopes a rule and its absence makes it always on, but an empty ``paths: []``
+    (or one that trims to nothing) turns the rule off: Cline's ``evaluatePathsConditional``."""
+    patterns = _globs(meta, "paths")
+    if patterns:
+        return Scope(ScopeKind.GLOBS, patterns)
+    return MANUAL if meta.get("paths") is not None else ALWAYS
 
 
 _WINDSURF_TRIGGERS = ("always_on", "glob", "model_decision", "manual")
@@ -127,6 +149,28 @@ def _continue(meta: Mapping[str, Any]) -> Scope:
     return MANUAL if always is False else ALWAYS
 
 
+_KIRO_INCLUSIONS = ("always", "fileMatch", "manual")
+
+
+def _kiro(meta: Mapping[str, Any]) -> Scope:
+    """Kiro steering: ``inclusion`` decides and defaults to always (so does a file without
+    front matter); ``fileMatch`` takes ``fileMatchPattern``, a string or a list; ``manual``
+    files are pulled in by ``#name`` in chat, not ours to inject."""
+    inclusion = meta.get("inclusion", "always")
+    if inclusion not in _KIRO_INCLUSIONS:
+        raise GlobError(
+            f"'inclusion' must be one of {', '.join(_KIRO_INCLUSIONS)}, got {inclusion!r}"
+        )
+    if inclusion == "always":
+        return ALWAYS
+    if inclusion == "manual":
+        return MANUAL
+    patterns = _globs(meta, "fileMatchPattern")
+    if not patterns:
+        raise GlobError("'inclusion: fileMatch' without 'fileMatchPattern'")
+    return Scope(ScopeKind.GLOBS, patterns)
+
+
 def _generic(meta: Mapping[str, Any]) -> Scope:
     """For configured directories: any of globs / paths / applyTo; none means always."""
     if _flag(meta, "alwaysApply"):
@@ -141,13 +185,19 @@ DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
         Dialect("cursor", (".mdc", ".md"), ("globs",), _cursor),
-        Dialect("copilot", (".instructions.md",), ("applyTo",), _copilot),
-        Dialect("claude", (".md",), ("paths",), _paths_or_always),
+        Dialect("copilot", (".instructions.md",), ("applyTo",), _copilot, (), Flavour.VSCODE),
+        Dialect("claude", (".md",), ("paths",), _claude, (), Flavour.PICOMATCH),
         Dialect(
-            "cline", (".md", ".txt"), ("paths",), _paths_or_always, ("workflows", "hooks", "skills")
+            "cline",
+            (".md", ".txt"),
+            ("paths",),
+            _cline,
+            ("workflows", "hooks", "skills"),
+            Flavour.PICOMATCH,
         ),
         Dialect("windsurf", (".md",), ("globs",), _windsurf),
-        Dialect("continue", (".md",), ("globs",), _continue),
+        Dialect("continue", (".md",), ("globs",), _continue, (), Flavour.MINIMATCH),
+        Dialect("kiro", (".md",), ("fileMatchPattern",), _kiro),
         Dialect("generic", (".md", ".mdc"), ("globs", "paths", "applyTo"), _generic),
     )
 }
@@ -160,5 +210,6 @@ BUILTIN_RULE_DIRS: tuple[tuple[str, str], ...] = (
     (".clinerules", "cline"),
     (".windsurf/rules", "windsurf"),
     (".continue/rules", "continue"),
+    (".kiro/steering", "kiro"),
 )
 """Repo-relative rule directories every harness we know of uses, with their dialect."""

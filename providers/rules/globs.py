@@ -1,11 +1,13 @@
-"""Rule globs: the many ways tools write them, read into one gitignore-style matcher.
+"""Rule globs: the many ways tools write them, matched the way their own tool matches them.
 
 Tools write globs as a YAML string, a comma-separated string or a list, with
 brace alternatives (``*.{ts,tsx}``) that gitignore syntax lacks. We expand the
-braces ourselves, then let gitignore matching (:mod:`providers.core.wildmatch`)
-decide, so a pattern without a slash matches at any depth, ``**`` spans
-directories and a later ``!pattern`` excludes what an earlier one included,
-exactly as in ``.gitignore``. Paths are repo-relative POSIX strings.
+braces ourselves, then match in the rule's :class:`~providers.rules.flavours.Flavour`:
+gitignore (:mod:`providers.core.wildmatch`: a pattern without a slash matches
+at any depth, a later ``!pattern`` excludes what an earlier one included) for
+tools that publish no matcher, else a regex translation of the tool's own
+library (minimatch, picomatch, VS Code's glob). Paths are repo-relative POSIX
+strings.
 """
 
 from __future__ import annotations
@@ -15,6 +17,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from providers.core.wildmatch import RuleSet, path_bytes
+from providers.rules.flavours import (
+    Flavour,
+    GlobTranslationError,
+    check_pattern,
+    negated,
+    translate,
+)
 
 MAX_EXPANSIONS = 256
 """Brace alternatives one pattern may expand to; beyond that it is kept literal."""
@@ -57,6 +66,8 @@ def _clean(pattern: str) -> str:
     body = pattern[1:].lstrip() if negated else pattern
     while body.startswith("./"):
         body = body[2:]
+    if negated and not body:
+        raise GlobError(f"{pattern!r} negates nothing")
     if not body:
         return ""
     return "!" + body if negated else body
@@ -211,19 +222,28 @@ class Inclusion:
     written: str
     expanded: str
     regex: re.Pattern[bytes] | None
+    floats: bool = True
+    """Whether a pattern without a slash matches a name at any depth (gitignore, VS Code's
+    ``**/`` prefix); minimatch and picomatch match such a pattern against top-level names."""
 
 
 class GlobSet:
     """A rule's patterns compiled once; ``match`` says which pattern decided."""
 
-    def __init__(self, patterns: Iterable[str]) -> None:
+    def __init__(self, patterns: Iterable[str], flavour: Flavour = Flavour.GITIGNORE) -> None:
         self.written: tuple[str, ...] = tuple(patterns)
+        self.flavour = flavour
+        if flavour is not Flavour.GITIGNORE:
+            self._tool = _ToolGlobs(self.written, flavour)
+            self._lines = self._tool.lines
+            return
         lines: list[str] = []
         origin: list[str] = []
         for written in self.written:
             negated = written.startswith("!")
             body = written[1:] if negated else written
             for one in expand_braces(body):
+                _check(one)
                 if one.startswith("#"):
                     one = "\\" + one  # a leading "#" would make a gitignore comment
                 lines.append("!" + one if negated else one)
@@ -248,6 +268,8 @@ class GlobSet:
         them), the most specific one is reported: the label names it and the
         ordering scores it.
         """
+        if self.flavour is not Flavour.GITIGNORE:
+            return self._tool.match(path)
         if self._rules.decide(path) is not True:
             return None
         data = path_bytes(path)  # encoded once, not once a rule
@@ -265,8 +287,74 @@ class GlobSet:
 
     def inclusions(self) -> tuple[Inclusion, ...]:
         """Every inclusion pattern with its compiled regex."""
+        if self.flavour is not Flavour.GITIGNORE:
+            return self._tool.inclusions
         found: list[Inclusion] = []
         for written, line, rule in zip(self._origin, self._lines, self._rules.rules, strict=True):
             if rule is not None and rule.include:
                 found.append(Inclusion(written, line, rule.regex))
         return tuple(found)
+
+
+def _check(pattern: str) -> None:
+    """The typos every flavour reports rather than silently never matching."""
+    try:
+        check_pattern(pattern)
+    except GlobTranslationError as exc:
+        raise GlobError(str(exc)) from None
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    written: str
+    expanded: str
+    exclude: bool
+    regex: re.Pattern[bytes]
+
+
+class _ToolGlobs:
+    """Patterns in a tool's own flavour: each one a regex, combined as that tool combines them.
+
+    minimatch (Continue's ``matchesGlobs``): some inclusion matches and no ``!``
+    exclusion does, in any order; only exclusions means everything else.
+    picomatch (Cline, Claude Code): every pattern is an alternative, ``!p`` one
+    that matches what ``p`` does not. VS Code: every pattern is an alternative,
+    ``!`` an ordinary character. Compiled with ``re.DOTALL`` as gitignore rules are, so
+    the prefilter (:func:`providers.core.wildmatch.joined`) can join every flavour's regexes.
+    """
+
+    def __init__(self, written: tuple[str, ...], flavour: Flavour) -> None:
+        compiled: list[_Compiled] = []
+        for one in written:
+            is_not = one.startswith("!") and flavour is not Flavour.VSCODE
+            body = one[1:] if is_not else one
+            for expanded in expand_braces(body):
+                try:
+                    source = translate(expanded, flavour)
+                except GlobTranslationError as exc:
+                    raise GlobError(str(exc)) from None
+                exclude = is_not and flavour is Flavour.MINIMATCH
+                if is_not and flavour is Flavour.PICOMATCH:
+                    source, expanded = negated(source), "!" + expanded
+                compiled.append(_Compiled(one, expanded, exclude, re.compile(source, re.DOTALL)))
+        if compiled and all(c.exclude for c in compiled):
+            compiled.insert(0, _Compiled("**", "**", False, re.compile(rb".+\Z", re.DOTALL)))
+        self.lines = tuple(c.expanded for c in compiled)
+        self._compiled = tuple(compiled)
+        floats = flavour is Flavour.VSCODE
+        self.inclusions = tuple(
+            Inclusion(c.written, c.expanded, c.regex, floats) for c in compiled if not c.exclude
+        )
+
+    def match(self, path: str) -> GlobMatch | None:
+        data = path_bytes(path)
+        best: GlobMatch | None = None
+        for c in self._compiled:
+            if c.regex.match(data) is None:
+                continue
+            if c.exclude:
+                return None
+            candidate = GlobMatch(c.written, c.expanded)
+            if best is None or candidate.specificity > best.specificity:
+                best = candidate
+        return best

@@ -27,6 +27,7 @@ from providers.core.markdown import (
 from providers.core.sources import FileKey, SourceText, Unavailable, read_text
 from providers.core.types import Unit
 from providers.rules.dialects import Dialect, ScopeKind
+from providers.rules.flavours import Flavour
 from providers.rules.frontmatter import FrontMatterError, parse_front_matter
 from providers.rules.globs import GlobError, GlobMatch, GlobSet, parse_globs
 
@@ -137,7 +138,7 @@ def load_rule(root: Path, rel: str, dialect: Dialect, reader: Reader) -> Loaded:
     try:
         meta = parse_front_matter(raw, dialect.glob_keys)
         scope = dialect.interpret(meta)
-        globs = GlobSet(scope.patterns) if scope.kind is ScopeKind.GLOBS else None
+        globs = GlobSet(scope.patterns, dialect.flavour) if scope.kind is ScopeKind.GLOBS else None
     except (FrontMatterError, GlobError) as exc:
         log.warning("rule %s not applied: %s", rel, exc)
         return Problem(rel, f"{rel}: not applied, {exc}", source.key)
@@ -193,7 +194,7 @@ def load_colocated(root: Path, rel: str, reader: Reader) -> Loaded:
     try:
         meta = parse_front_matter(raw, ("globs",))
         patterns = colocated_patterns(directory, parse_globs(meta.get("globs")))
-        globs = GlobSet(patterns)
+        globs = GlobSet(patterns, Flavour.MINIMATCH)  # Continue matches with minimatch
     except (FrontMatterError, GlobError) as exc:
         log.warning("rule %s not applied: %s", rel, exc)
         return Problem(rel, f"{rel}: not applied, {exc}", source.key)

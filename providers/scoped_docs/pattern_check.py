@@ -76,7 +76,7 @@ class PatternCheck:
         self, inclusion: Inclusion, seen: Collection[str], budget: list[int]
     ) -> bool:
         test = _test(inclusion)
-        for path in self._candidates(inclusion.expanded):
+        for path in self._candidates(inclusion.expanded, inclusion.floats):
             budget[0] -= 1
             if test(path):
                 return True
@@ -84,9 +84,11 @@ class PatternCheck:
                 return True  # unknown: never report what was not checked
         return any(test(path) for path in seen)
 
-    def _candidates(self, pattern: str) -> Sequence[str]:
+    def _candidates(self, pattern: str, floats: bool = True) -> Sequence[str]:
         files = self.files
-        if _floats_on_one_name(pattern):
+        if pattern.startswith("!"):
+            return files  # picomatch's "!p" matches outside p's directory: no shortcut
+        if floats and _floats_on_one_name(pattern):
             # Such a pattern matches a path exactly when it matches one of its names.
             if self._names is None:
                 self._names = tuple(sorted({part for f in files for part in f.split("/")}))

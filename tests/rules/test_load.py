@@ -153,7 +153,10 @@ def test_windsurf_unknown_trigger_is_a_problem(root: Path) -> None:
 
 def test_continue_globs_always_and_default(root: Path) -> None:
     scoped = rule(root, ".continue/rules/ts.md", "continue", '---\nglobs: "*.{ts,tsx}"\n---\nTS\n')
-    assert matches(scoped, "deep/x.tsx", "x.ts", "x.js") == [True, True, False]
+    # minimatch, as Continue calls it: a pattern without a slash matches top-level names only
+    assert matches(scoped, "deep/x.tsx", "x.ts", "x.js") == [False, True, False]
+    deep = rule(root, ".continue/rules/d2.md", "continue", '---\nglobs: "**/*.tsx"\n---\nT\n')
+    assert matches(deep, "deep/x.tsx", "x.tsx", ".hidden/x.tsx") == [True, True, False]
     always = rule(root, ".continue/rules/a.md", "continue", "---\nalwaysApply: true\n---\nA\n")
     assert isinstance(always, Rule) and always.always
     default = rule(root, ".continue/rules/d.md", "continue", "---\nname: d\n---\nD\n")

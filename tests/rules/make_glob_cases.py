@@ -1,0 +1,149 @@
+"""Regenerate ``tests/rules/data/glob_cases.txt``: what each tool's own glob library says.
+
+Our pure-Python translators (:mod:`providers.rules.globs`) claim to match as
+the tools do; the only honest check is the tools' libraries themselves. This
+script runs them under node, once, and writes their verdicts to a data file
+the tests read without node. Run it again after changing the lists below:
+
+    NODE_MODULES=/path/to/node_modules python tests/rules/make_glob_cases.py
+
+``NODE_MODULES`` must hold minimatch, picomatch and monaco-editor (for VS
+Code's ``esm/vs/base/common/glob.js``). Each flavour calls its library the way
+the tool does (see the JS below); file lines are
+``flavour<TAB>pattern<TAB>path<TAB>1|0|E`` (E: the library threw).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+DEFAULT_NODE_MODULES = "/work/bench-cache/npm-globs/node_modules"
+OUT = Path(__file__).parent / "data" / "glob_cases.txt"
+
+PATTERNS: tuple[str, ...] = (
+    # bare names and directory forms
+    "src", "src/", "/src", "./src", "/src/**", "./src/**", "src/**", "src/**/", "src/*",
+    "src/**/*", "src/**/*.ts", "src/*.ts", "/src/*.ts", "./src/*.ts", "lib/src/*.ts",
+    "a.ts", "/a.ts", "./a.ts", "src/a.ts",
+    # everything
+    "**", "*", "**/*", "**/", "*/", "*/*", "**/**",
+    # extensions
+    "*.ts", "**/*.ts", "*.TS", "**/*.TS", "*.Ts", "SRC/**", "Src/*.ts", "*.tsx", "*.js",
+    "**/*.{ts,tsx}", "*.{ts,js}", "{src,lib}/**", "src/{a,b}.ts", "{a,b}.ts", "*.{ts}",
+    "src/**/*.{ts,tsx}", "**/{a,b}/**",
+    # single characters and classes
+    "?.ts", "src/?.ts", "??.ts", "[a-c].ts", "[!a].ts", "[^a].ts", "src/[a-c].ts",
+    "[ab]*", "[[:alpha:]].ts", "*[0-9]*",
+    # dotfiles and dot directories
+    ".env", "*.env", "**/.env", ".*", "**/.*", ".github/**", ".github/**/*.yml",
+    "**/.github/**", "**/*.yml", "*.md", "**/*.md", "docs/**/*.md", ".hidden/**",
+    "**/.hidden/**", "src/.hidden/*",
+    # deeper and mid-path globstars
+    "src/**/b.ts", "**/deep/**", "src/**/deep/*", "**/src/**", "**/test/**/*.spec.ts",
+    "node_modules/**", "**/node_modules/**", "a*", "*a*", "src*", "src*/**",
+    # negation and escapes
+    "!*.ts", "!src/**", "src/\\*.ts", "\\*.ts",
+    # bad patterns: recorded with each library's verdict
+    "foo\\", "!", "[z-a]", "[", "src/[", "{", "src/{a,b", "*.{ts", "[a-", "**/[z-a].ts",
+    "[]", "[!]",
+)  # fmt: skip
+
+PATHS: tuple[str, ...] = (
+    "src", "src/a.ts", "src/b.ts", "src/ab.ts", "src/c.js", "src/a.tsx", "src/deep/b.ts",
+    "src/deep/deeper/c.ts", "src/A.TS", "src/B.Ts", "Src/a.ts", "SRC/A.ts", "a.ts", "b.ts",
+    "d.ts", "ab.ts", "A.TS", "a.tsx", "c.js", "x", "a", "lib/a.ts", "lib/src/a.ts",
+    "lib/x/y.ts", "src/.hidden/x.ts", ".hidden/x.ts", "src/.eslintrc", ".env", "app/.env",
+    "x.env", ".github/workflows/ci.yml", ".github/copilot-instructions.md", ".github/x.md",
+    "docs/readme.md", "docs/guide/intro.md", "README.md", "test/unit/a.spec.ts",
+    "src/test/a.spec.ts", "node_modules/x/index.js", "pkg/node_modules/y.js", "a.b.ts",
+    "src1/a.ts", "srcx", "1.ts", "src/a/b/deep/x.ts", "a/b/c", "b/a.ts", "*.ts", "src/*.ts",
+    "foo", "z.ts",
+)  # fmt: skip
+
+# The JS, plainly: one function per flavour, each calling its library as the tool does.
+JS = r"""
+import { readFileSync } from "node:fs";
+const NM = process.env.NM;
+const { minimatch } = await import(NM + "/minimatch/dist/esm/index.js");
+const picomatch = (await import(NM + "/picomatch/index.js")).default;
+const vscode = await import(NM + "/monaco-editor/esm/vs/base/common/glob.js");
+const { patterns, paths } = JSON.parse(readFileSync(0, "utf8"));
+
+// Continue, core/llm/rules/getSystemMessageWithRules.ts matchesGlobs: minimatch with
+// default options; a leading "!" is stripped by Continue and the result negated.
+function continueMatch(pattern, path) {
+  if (pattern.startsWith("!")) return !minimatch(path, pattern.substring(1));
+  return minimatch(path, pattern);
+}
+// Cline, rule-conditionals.ts evaluatePathsConditional: trimmed, picomatch(p, {dot: true}).
+function clineMatch(pattern, path) {
+  return picomatch(pattern.trim(), { dot: true })(path);
+}
+// VS Code (Copilot applyTo): "**", "**/*", "*" apply to every file; a pattern not starting
+// with "/" or "**/" gets "**/" prepended; matched case-insensitively against the file's
+// absolute path (here the workspace is /ws).
+function vscodeMatch(pattern, path) {
+  const p = pattern.trim();
+  if (p.length === 0) return false;
+  if (p === "**" || p === "**/*" || p === "*") return true;
+  const full = (!p.startsWith("/") && !p.startsWith("**/")) ? "**/" + p : p;
+  return vscode.match(full, "/ws/" + path, { ignoreCase: true });
+}
+const flavours = { minimatch: continueMatch, picomatch: clineMatch, vscode: vscodeMatch };
+const out = [];
+for (const [name, fn] of Object.entries(flavours)) {
+  for (const pattern of patterns) {
+    for (const path of paths) {
+      let verdict;
+      try { verdict = fn(pattern, path) ? "1" : "0"; } catch (e) { verdict = "E"; }
+      out.push([name, pattern, path, verdict].join("\t"));
+    }
+  }
+}
+process.stdout.write(out.join("\n") + "\n");
+"""
+
+
+def versions(node_modules: Path) -> str:
+    found = []
+    for name in ("minimatch", "picomatch", "monaco-editor"):
+        meta = json.loads((node_modules / name / "package.json").read_text())
+        found.append(f"{name} {meta['version']}")
+    return ", ".join(found)
+
+
+def main() -> int:
+    node_modules = Path(os.environ.get("NODE_MODULES", DEFAULT_NODE_MODULES))
+    script = OUT.parent / ".make_glob_cases.mjs"
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    script.write_text(JS)
+    try:
+        result = subprocess.run(
+            ["node", str(script)],
+            input=json.dumps({"patterns": PATTERNS, "paths": PATHS}),
+            capture_output=True,
+            text=True,
+            env={**os.environ, "NM": str(node_modules)},
+            check=False,
+        )
+    finally:
+        script.unlink()
+    if result.returncode:
+        sys.stderr.write(result.stderr)
+        return result.returncode
+    header = (
+        "# Generated by tests/rules/make_glob_cases.py; do not edit by hand.\n"
+        f"# {versions(node_modules)}\n"
+        "# flavour<TAB>pattern<TAB>path<TAB>1 (matches) | 0 (no match) | E (library threw)\n"
+    )
+    OUT.write_text(header + result.stdout)
+    print(f"wrote {OUT} ({result.stdout.count(chr(10))} cases)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
