@@ -15,9 +15,11 @@ rule file); a file is read again only when its key changed.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from providers.rules.catalog import Catalog
+from providers.core.sources import file_key
+from providers.rules.catalog import MAX_RULE_FILES, Catalog
 from providers.rules.dialects import BUILTIN_RULE_DIRS, DIALECTS
 from providers.rules.order import precedence, stated_order
 
@@ -29,12 +31,38 @@ class AlwaysRules:
 
     def __init__(self) -> None:
         self._catalog: Catalog | None = None
+        self._fingerprint: tuple[object, ...] | None = None
+        self._paths: tuple[str, ...] = ()
 
     def paths(self, root: Path) -> tuple[str, ...]:
         """Repo-relative paths of the rules that always apply, re-checked by ``stat``."""
         if self._catalog is None or self._catalog.root != root:
             self._catalog = Catalog(root, BUILTIN_DIRECTORIES, nested_names=())
+            self._fingerprint = None
+        fingerprint = _fingerprint(root)
+        if fingerprint == self._fingerprint:
+            return self._paths  # the warm turn: a walk and plain stats, nothing confined
         catalog = self._catalog
         catalog.scan_rule_dirs()
         always = [path for path, rule in catalog.rules.items() if rule.always]
-        return tuple(stated_order(always, precedence(BUILTIN_DIRECTORIES)))
+        self._paths = tuple(stated_order(always, precedence(BUILTIN_DIRECTORIES)))
+        self._fingerprint = fingerprint
+        return self._paths
+
+
+def _fingerprint(root: Path) -> tuple[object, ...]:
+    """Every file under the rule directories with its key: equal means the catalog would
+    find the same rules (the catalog's own check confines each path, which costs more)."""
+    base = os.fspath(root)
+    found: list[object] = []
+    for directory in BUILTIN_DIRECTORIES:
+        top = os.path.join(base, directory)
+        found.append(file_key(top))
+        for current, subdirs, files in os.walk(top):
+            subdirs.sort()
+            found.extend(
+                (current, name, file_key(os.path.join(current, name))) for name in sorted(files)
+            )
+            if len(found) > MAX_RULE_FILES:
+                return (object(),)  # never equal to another: the catalog decides
+    return tuple(found)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from providers.rules.catalog import Catalog
 from providers.rules.globs import GlobMatch
@@ -60,6 +61,8 @@ class Session:
         self.in_hand: dict[str, dict[str, GlobMatch]] = {}
         """Per file in hand (``fresh``): the docs whose scope holds it and why, found
         through the index, so ranking never matches every fresh path against every doc."""
+        self.entries: dict[tuple[object, ...], Any] = {}
+        """Formatted index entries by (doc, its version, why, idle turns): see ``priority``."""
         self.match_calls = 0
         """How many (path, rule) matches ran: lets tests see that matching is incremental."""
 

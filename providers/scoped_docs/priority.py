@@ -28,6 +28,9 @@ from providers.rules.load import Rule
 from providers.scoped_docs.activation import Activation, Session
 from providers.scoped_docs.layout import Entry, always_entry, entry_for
 
+MAX_CACHED_ENTRIES = 20_000
+"""Formatted entries a session keeps; past that the cache starts over (it is only a cache)."""
+
 RETIRE_AFTER = 3
 """Turns without a touch in a doc's scope before it retires to the index."""
 
@@ -53,7 +56,7 @@ def rank(session: Session, rules: Mapping[str, Rule], always: Sequence[Rule] = (
                 rule_path, touched, match = docs[depth]
                 if rule_path not in placed:
                     activation = Activation(rule_path, touched, match)
-                    placed[rule_path] = entry_for(rules[rule_path], activation)
+                    placed[rule_path] = _entry(session, rules[rule_path], activation)
         depth += 1
     for rule in always:  # already in the stated order
         placed.setdefault(rule.path, always_entry(rule))
@@ -64,12 +67,25 @@ def rank(session: Session, rules: Mapping[str, Rule], always: Sequence[Rule] = (
             continue
         last = session.last_turn.get(path, 0)
         if session.turn - last >= RETIRE_AFTER:
-            retired.append(_retired(rules[path], activation, session.turn - last))
+            retired.append(_entry(session, rules[path], activation, retired=True))
         else:
             earlier.append((-last, tuple(-x for x in activation.specificity), path))
     for _, _, path in sorted(earlier):
-        placed[path] = entry_for(rules[path], active[path])
+        placed[path] = _entry(session, rules[path], active[path])
     return Ranked(tuple(placed.values()), tuple(sorted(retired, key=lambda e: e.rule.path)))
+
+
+def _entry(session: Session, rule: Rule, activation: Activation, *, retired: bool = False) -> Entry:
+    """``entry_for`` (or the retired form), made once per doc version and reason: with a
+    thousand active docs, formatting them anew was most of a turn."""
+    key = (id(rule), activation, retired)  # the cached entry holds the rule: ids stay unique
+    entry = session.entries.get(key)
+    if entry is None:
+        entry = _retired(rule, activation) if retired else entry_for(rule, activation)
+        if len(session.entries) > MAX_CACHED_ENTRIES:
+            session.entries.clear()
+        session.entries[key] = entry
+    return entry
 
 
 def _nearest_first(
@@ -84,6 +100,8 @@ def _nearest_first(
     return [(rule_path, path, match) for _, rule_path, match in found]
 
 
-def _retired(rule: Rule, activation: Activation, idle: int) -> Entry:
+def _retired(rule: Rule, activation: Activation) -> Entry:
+    """Named only: the same words every turn it stays retired (no turn count that would
+    change the index's bytes each turn)."""
     entry = entry_for(rule, activation)
-    return Entry(rule, entry.why, f"{entry.brief}; not needed for {idle} turns")
+    return Entry(rule, entry.why, f"{entry.brief}; not needed for {RETIRE_AFTER}+ turns")
