@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from providers.core.sources import file_key
+from providers.core.sources import FileKey, file_keys
 from providers.rules.catalog import MAX_RULE_FILES, Catalog
 from providers.rules.dialects import BUILTIN_RULE_DIRS, DIALECTS
 from providers.rules.order import precedence, stated_order
@@ -31,38 +31,39 @@ class AlwaysRules:
 
     def __init__(self) -> None:
         self._catalog: Catalog | None = None
-        self._fingerprint: tuple[object, ...] | None = None
+        self._watched: tuple[str, ...] = ()
+        """Every directory and file the last walk saw (absolute): their keys say whether
+        anything could have changed (a file added or removed changes its directory's)."""
+        self._keys: tuple[FileKey | None, ...] | None = None
         self._paths: tuple[str, ...] = ()
 
     def paths(self, root: Path) -> tuple[str, ...]:
         """Repo-relative paths of the rules that always apply, re-checked by ``stat``."""
         if self._catalog is None or self._catalog.root != root:
             self._catalog = Catalog(root, BUILTIN_DIRECTORIES, nested_names=())
-            self._fingerprint = None
-        fingerprint = _fingerprint(root)
-        if fingerprint == self._fingerprint:
-            return self._paths  # the warm turn: a walk and plain stats, nothing confined
+            self._keys = None
+        if self._keys is not None and file_keys(self._watched) == self._keys:
+            return self._paths  # the warm turn: a stat per directory and file, nothing more
+        self._watched = _walk(root)
+        self._keys = file_keys(self._watched)
         catalog = self._catalog
         catalog.scan_rule_dirs()
         always = [path for path, rule in catalog.rules.items() if rule.always]
         self._paths = tuple(stated_order(always, precedence(BUILTIN_DIRECTORIES)))
-        self._fingerprint = fingerprint
         return self._paths
 
 
-def _fingerprint(root: Path) -> tuple[object, ...]:
-    """Every file under the rule directories with its key: equal means the catalog would
-    find the same rules (the catalog's own check confines each path, which costs more)."""
+def _walk(root: Path) -> tuple[str, ...]:
+    """The rule directories (present or not), their subdirectories and files."""
     base = os.fspath(root)
-    found: list[object] = []
+    found: list[str] = []
     for directory in BUILTIN_DIRECTORIES:
         top = os.path.join(base, directory)
-        found.append(file_key(top))
+        found.append(top)
         for current, subdirs, files in os.walk(top):
             subdirs.sort()
-            found.extend(
-                (current, name, file_key(os.path.join(current, name))) for name in sorted(files)
-            )
+            found.extend(os.path.join(current, d) for d in subdirs)
+            found.extend(os.path.join(current, name) for name in sorted(files))
             if len(found) > MAX_RULE_FILES:
-                return (object(),)  # never equal to another: the catalog decides
+                return tuple(found)
     return tuple(found)
