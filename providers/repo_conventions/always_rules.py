@@ -40,7 +40,7 @@ class AlwaysRules:
     def paths(self, root: Path) -> tuple[str, ...]:
         """Repo-relative paths of the rules that always apply, re-checked by ``stat``."""
         if self._catalog is None or self._catalog.root != root:
-            self._catalog = Catalog(root, BUILTIN_DIRECTORIES, nested_names=())
+            self._catalog = Catalog(root, BUILTIN_DIRECTORIES, nested_names=(), warn=False)
             self._keys = None
         if self._keys is not None and file_keys(self._watched) == self._keys:
             return self._paths  # the warm turn: a stat per directory and file, nothing more

@@ -53,10 +53,14 @@ class Catalog:
         nested_names: Sequence[str],
         reader: Reader = default_reader,
         colocated: Sequence[str] = (),
+        *,
+        warn: bool = True,
     ) -> None:
         """``colocated``: rule file names that scope to their own directory with their
         dialect's front matter (Continue's ``rules.md``), looked up like nested files."""
         self.root = root
+        self.warn = warn
+        """Log rules that cannot be applied (off where another provider reports them)."""
         self.rule_dirs = dict(rule_dirs)
         self.colocated = tuple(colocated)
         self.nested_names = (*nested_names, *self.colocated)
@@ -86,7 +90,7 @@ class Catalog:
         return changed
 
     def _rule_loader(self, dialect: Dialect) -> _Load:
-        return lambda rel: load_rule(self.root, rel, dialect, self._reader)
+        return lambda rel: load_rule(self.root, rel, dialect, self._reader, warn=self.warn)
 
     def _list_rule_dir(self, directory: str, dialect: Dialect) -> tuple[str, ...]:
         top = self.root / directory

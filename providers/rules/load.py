@@ -128,8 +128,13 @@ def load_nested(root: Path, rel: str, reader: Reader) -> Loaded:
     return Rule(rel, NESTED, expanded.text, source.key, subtree=subtree, imported=imported)
 
 
-def load_rule(root: Path, rel: str, dialect: Dialect, reader: Reader) -> Loaded:
-    """A rule file under a rule directory, scoped by ``dialect``'s front matter."""
+def load_rule(
+    root: Path, rel: str, dialect: Dialect, reader: Reader, *, warn: bool = True
+) -> Loaded:
+    """A rule file under a rule directory, scoped by ``dialect``'s front matter.
+
+    ``warn``: log a rule that cannot be applied (scoped docs reports those; repo
+    conventions, reading the same files for their always-on rules, stays quiet)."""
     source = reader(root, Path(rel))
     if isinstance(source, Unavailable):
         return Problem(rel, f"{rel}: not loaded ({source.reason})")
@@ -140,7 +145,7 @@ def load_rule(root: Path, rel: str, dialect: Dialect, reader: Reader) -> Loaded:
         scope = dialect.interpret(meta)
         globs = GlobSet(scope.patterns, dialect.flavour) if scope.kind is ScopeKind.GLOBS else None
     except (FrontMatterError, GlobError) as exc:
-        log.warning("rule %s not applied: %s", rel, exc)
+        log.log(logging.WARNING if warn else logging.DEBUG, "rule %s not applied: %s", rel, exc)
         return Problem(rel, f"{rel}: not applied, {exc}", source.key)
     description = meta.get("description")
     description = " ".join(description.split()) if isinstance(description, str) else ""
