@@ -176,7 +176,7 @@ def quick_start_commands() -> list[str]:
 def test_the_quick_start_is_two_commands_and_ci_runs_the_second() -> None:
     preview, test = quick_start_commands()
     assert preview == "./dev preview"
-    assert test == "./dev test"
+    assert test == "./dev python -m pytest"
     ci = (REPO_ROOT / ".ci" / "run").read_text(encoding="utf-8")
     commands = [
         line.strip() for line in ci.splitlines() if line.strip() and not line.startswith("#")
