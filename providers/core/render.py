@@ -38,15 +38,26 @@ def left_out_note(
         names = by_group.setdefault(unit.group, [])
         if unit.name and unit.name not in names:
             names.append(unit.name)
-    lines = [f"[Left out to fit the token budget; {how_to_read}:]"]
-    for group, names in by_group.items():
-        label = f"{group} (partly shown)" if group in partly_shown else group
-        shown = compact_trails(names)
-        if group and shown:
-            lines.append(f"- {label}: {shown}")
-        else:
-            lines.append(f"- {label or shown}")
+    lines = [left_out_header(how_to_read)]
+    lines.extend(
+        left_out_line(group, names, partly_shown=group in partly_shown)
+        for group, names in by_group.items()
+    )
     return "\n".join(lines) + "\n"
+
+
+def left_out_header(how_to_read: str) -> str:
+    """The note's first line."""
+    return f"[Left out to fit the token budget; {how_to_read}:]"
+
+
+def left_out_line(group: str, names: Sequence[str], *, partly_shown: bool = False) -> str:
+    """One source's line of the note: its label and what of it was left out."""
+    label = f"{group} (partly shown)" if partly_shown else group
+    shown = compact_trails(names)
+    if group and shown:
+        return f"- {label}: {shown}"
+    return f"- {label or shown}"
 
 
 def compact_trails(names: Sequence[str]) -> str:

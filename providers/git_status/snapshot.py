@@ -70,6 +70,8 @@ class Snapshotter:
         self._default_branch: str | None = None
         self._log_head: str | None = None
         self._commits: tuple[Commit, ...] = ()
+        self._lfs_off = False
+        """A required LFS filter failed here once: status runs with it off from then on."""
         self._distance_key: tuple[object, ...] | None = None
         self._distance: tuple[int, int] | None = None
 
@@ -115,13 +117,15 @@ class Snapshotter:
         """A required LFS filter that is missing (git-lfs not on our ``PATH``) or broken
         makes ``git status`` exit 128 and would cost the whole section: once more with
         the filter optional, saying what that means."""
-        try:
-            return self._git.status(toplevel, untracked=untracked)
-        except BlockedByFifo:
-            raise
-        except ProviderError as exc:
-            if "lfs" not in str(exc).lower():
+        if not self._lfs_off:
+            try:
+                return self._git.status(toplevel, untracked=untracked)
+            except BlockedByFifo:
                 raise
+            except ProviderError as exc:
+                if "lfs" not in str(exc).lower():
+                    raise
+            self._lfs_off = True  # our PATH does not change: later turns go straight there
         notes.append(LFS_NOTE)
         return self._git.status(toplevel, untracked=untracked, lfs_optional=True)
 

@@ -52,17 +52,17 @@ class Catalog:
         rule_dirs: Mapping[str, Dialect],
         nested_names: Sequence[str],
         reader: Reader = default_reader,
-        colocated: Sequence[str] = (),
+        colocated: Mapping[str, Dialect] | None = None,
         *,
         warn: bool = True,
     ) -> None:
-        """``colocated``: rule file names that scope to their own directory with their
-        dialect's front matter (Continue's ``rules.md``), looked up like nested files."""
+        """``colocated``: rule file names that scope to their own directory, read in their
+        dialect (Continue's ``rules.md``), looked up like nested files."""
         self.root = root
         self.warn = warn
         """Log rules that cannot be applied (off where another provider reports them)."""
         self.rule_dirs = dict(rule_dirs)
-        self.colocated = tuple(colocated)
+        self.colocated = dict(colocated or {})
         self.nested_names = (*nested_names, *self.colocated)
         self._reader = reader
         self.rules: dict[str, Rule] = {}
@@ -168,8 +168,9 @@ class Catalog:
         return changed
 
     def _nested(self, rel: str) -> Loaded:
-        if PurePosixPath(rel).name in self.colocated:
-            return load_colocated(self.root, rel, self._reader)
+        dialect = self.colocated.get(PurePosixPath(rel).name)
+        if dialect is not None:
+            return load_colocated(self.root, rel, dialect, self._reader)
         loaded = load_nested(self.root, rel, self._reader)
         if isinstance(loaded, Rule) and self._duplicate(loaded):
             log.debug("%s repeats another convention file in its directory; skipped", rel)

@@ -116,19 +116,28 @@ def _cline(meta: Mapping[str, Any]) -> Scope:
     return MANUAL if meta.get("paths") is not None else ALWAYS
 
 
+def _choice(
+    meta: Mapping[str, Any], key: str, choices: tuple[str, ...], default: str | None = None
+) -> str | None:
+    """``meta[key]`` when it is one of ``choices`` (``default`` when absent or empty);
+    another value makes the rule a Problem rather than a guess."""
+    value = meta.get(key)
+    if value is None:
+        return default
+    if value not in choices:
+        raise GlobError(f"{key!r} must be one of {', '.join(choices)}, got {value!r}")
+    return str(value)
+
+
 _WINDSURF_TRIGGERS = ("always_on", "glob", "model_decision", "manual")
 
 
 def _windsurf(meta: Mapping[str, Any]) -> Scope:
     """``trigger`` decides; model_decision and manual rules are not ours to inject."""
-    trigger = meta.get("trigger")
+    trigger = _choice(meta, "trigger", _WINDSURF_TRIGGERS)
     patterns = _globs(meta, "globs")
     if trigger is None:
         return Scope(ScopeKind.GLOBS, patterns) if patterns else MANUAL
-    if trigger not in _WINDSURF_TRIGGERS:
-        raise GlobError(
-            f"'trigger' must be one of {', '.join(_WINDSURF_TRIGGERS)}, got {trigger!r}"
-        )
     if trigger == "always_on":
         return ALWAYS
     if trigger == "glob":
@@ -156,11 +165,7 @@ def _kiro(meta: Mapping[str, Any]) -> Scope:
     """Kiro steering: ``inclusion`` decides and defaults to always (so does a file without
     front matter); ``fileMatch`` takes ``fileMatchPattern``, a string or a list; ``manual``
     files are pulled in by ``#name`` in chat, not ours to inject."""
-    inclusion = meta.get("inclusion", "always")
-    if inclusion not in _KIRO_INCLUSIONS:
-        raise GlobError(
-            f"'inclusion' must be one of {', '.join(_KIRO_INCLUSIONS)}, got {inclusion!r}"
-        )
+    inclusion = _choice(meta, "inclusion", _KIRO_INCLUSIONS, default="always")
     if inclusion == "always":
         return ALWAYS
     if inclusion == "manual":

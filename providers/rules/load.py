@@ -27,7 +27,6 @@ from providers.core.markdown import (
 from providers.core.sources import FileKey, SourceText, Unavailable, read_text
 from providers.core.types import Unit
 from providers.rules.dialects import Dialect, ScopeKind
-from providers.rules.flavours import Flavour
 from providers.rules.frontmatter import FrontMatterError, parse_front_matter
 from providers.rules.globs import GlobError, GlobMatch, GlobSet, parse_globs
 
@@ -128,6 +127,33 @@ def load_nested(root: Path, rel: str, reader: Reader) -> Loaded:
     return Rule(rel, NESTED, expanded.text, source.key, subtree=subtree, imported=imported)
 
 
+def _front_matter(
+    root: Path, rel: str, reader: Reader, glob_keys: tuple[str, ...], warn: bool
+) -> tuple[SourceText, str, Mapping[str, Any]] | Problem:
+    """Read a rule file and parse its front matter: (source, normalised text, mapping),
+    or the Problem saying why it cannot be applied."""
+    source = reader(root, Path(rel))
+    if isinstance(source, Unavailable):
+        return Problem(rel, f"{rel}: not loaded ({source.reason})")
+    normalised = normalise_newlines(source.text)
+    raw, _body = split_front_matter(normalised)
+    try:
+        return source, normalised, parse_front_matter(raw, glob_keys)
+    except FrontMatterError as exc:
+        return _not_applied(rel, exc, source.key, warn)
+
+
+def _not_applied(rel: str, exc: Exception, key: FileKey, warn: bool) -> Problem:
+    log.log(logging.WARNING if warn else logging.DEBUG, "rule %s not applied: %s", rel, exc)
+    return Problem(rel, f"{rel}: not applied, {exc}", key)
+
+
+def _description(meta: Mapping[str, Any]) -> str:
+    """The front matter's ``description`` on one line ("" when there is none)."""
+    value = meta.get("description")
+    return " ".join(value.split()) if isinstance(value, str) else ""
+
+
 def load_rule(
     root: Path, rel: str, dialect: Dialect, reader: Reader, *, warn: bool = True
 ) -> Loaded:
@@ -135,20 +161,16 @@ def load_rule(
 
     ``warn``: log a rule that cannot be applied (scoped docs reports those; repo
     conventions, reading the same files for their always-on rules, stays quiet)."""
-    source = reader(root, Path(rel))
-    if isinstance(source, Unavailable):
-        return Problem(rel, f"{rel}: not loaded ({source.reason})")
-    normalised = normalise_newlines(source.text)
-    raw, _body = split_front_matter(normalised)
+    read = _front_matter(root, rel, reader, dialect.glob_keys, warn)
+    if isinstance(read, Problem):
+        return read
+    source, normalised, meta = read
     try:
-        meta = parse_front_matter(raw, dialect.glob_keys)
         scope = dialect.interpret(meta)
         globs = GlobSet(scope.patterns, dialect.flavour) if scope.kind is ScopeKind.GLOBS else None
-    except (FrontMatterError, GlobError) as exc:
-        log.log(logging.WARNING if warn else logging.DEBUG, "rule %s not applied: %s", rel, exc)
-        return Problem(rel, f"{rel}: not applied, {exc}", source.key)
-    description = meta.get("description")
-    description = " ".join(description.split()) if isinstance(description, str) else ""
+    except GlobError as exc:
+        return _not_applied(rel, exc, source.key, warn)
+    description = _description(meta)
     text = strip_artifacts(normalised)
     if scope.kind is ScopeKind.MANUAL:
         if description and text.strip() and _model_requested(dialect, meta):
@@ -188,24 +210,20 @@ def colocated_patterns(directory: str, patterns: tuple[str, ...]) -> tuple[str, 
     )
 
 
-def load_colocated(root: Path, rel: str, reader: Reader) -> Loaded:
-    """A Continue ``rules.md`` below the root, scoped to its directory (and its globs)."""
-    source = reader(root, Path(rel))
-    if isinstance(source, Unavailable):
-        return Problem(rel, f"{rel}: not loaded ({source.reason})")
-    normalised = normalise_newlines(source.text)
-    raw, _body = split_front_matter(normalised)
+def load_colocated(root: Path, rel: str, dialect: Dialect, reader: Reader) -> Loaded:
+    """A Continue ``rules.md`` below the root, scoped to its directory (and its globs,
+    matched as ``dialect``, Continue's, matches them)."""
+    read = _front_matter(root, rel, reader, dialect.glob_keys, True)
+    if isinstance(read, Problem):
+        return read
+    source, normalised, meta = read
     directory = PurePosixPath(rel).parent.as_posix()
     try:
-        meta = parse_front_matter(raw, ("globs",))
         patterns = colocated_patterns(directory, parse_globs(meta.get("globs")))
-        globs = GlobSet(patterns, Flavour.MINIMATCH)  # Continue matches with minimatch
-    except (FrontMatterError, GlobError) as exc:
-        log.warning("rule %s not applied: %s", rel, exc)
-        return Problem(rel, f"{rel}: not applied, {exc}", source.key)
+        globs = GlobSet(patterns, dialect.flavour)
+    except GlobError as exc:
+        return _not_applied(rel, exc, source.key, True)
     text = strip_artifacts(normalised)
     if not text.strip():
         return None
-    description = meta.get("description")
-    described = " ".join(description.split()) if isinstance(description, str) else ""
-    return Rule(rel, "continue", text, source.key, globs=globs, description=described)
+    return Rule(rel, dialect.name, text, source.key, globs=globs, description=_description(meta))

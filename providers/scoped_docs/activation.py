@@ -51,7 +51,6 @@ class Session:
         self.active: dict[str, Activation] = {}
         self.pending: set[str] = set()
         """Rule paths changed on disk since this session last looked."""
-        self.looked_up: set[str] = set()
         self.turn = 0
         """Turns that touched new paths so far."""
         self.fresh: tuple[str, ...] = ()
@@ -130,8 +129,6 @@ class Session:
             for directory in ancestors(path):
                 if directory in sent_elsewhere:
                     continue
-                if directory not in self.looked_up:
-                    self.looked_up.add(directory)
                 for rule in catalog.nested_rules(directory):
                     self._note(rule, path, docs)
         for docs in self.in_hand.values():

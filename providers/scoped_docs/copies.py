@@ -34,13 +34,13 @@ class ConventionCopies:
         self.version = 0
         """Bumped whenever what is sent changes: part of the provider's cache key."""
 
-    def update(self, root: Path, working_directory: Path) -> bool:
-        """Re-check by ``stat``; True when what repo conventions sends changed."""
+    def update(self, root: Path, working_directory: Path) -> None:
+        """Re-check by ``stat``; ``version`` moves on when what repo conventions sends changed."""
         paths = (*ROOT_CONVENTION_FILES, *cwd_convention_paths(root, working_directory))
         base = os.fspath(root)
         keys = tuple(file_key(os.path.join(base, path)) for path in paths)  # the cheap check
         if paths == self._paths and keys == self._keys:
-            return False
+            return
         files: set[tuple[int, int]] = set()
         texts: set[str] = set()
         for path in paths:
@@ -56,7 +56,6 @@ class ConventionCopies:
         self._files, self._texts = frozenset(files), frozenset(texts)
         if changed:
             self.version += 1
-        return changed
 
     def holds(self, rule: Rule) -> bool:
         """Whether ``rule`` is one of those files, or says what one of them says."""

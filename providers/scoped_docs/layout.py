@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from providers.core.budget import Fit, TokenCounter, fit
-from providers.core.render import compact_trails, join_blocks, left_out_note
+from providers.core.render import left_out_header, left_out_line
 from providers.core.types import Section, Stability, Unit
 from providers.rules.load import Problem, Rule
 from providers.scoped_docs.activation import Activation
@@ -128,18 +128,26 @@ class _Retired:
 _IndexItem = Unit | Entry | _Retired | Problem | Listed
 
 
-def _item_line(item: _IndexItem) -> str:
-    """The line ``item`` gets in the index (as :meth:`_Plan._index_text` writes it)."""
+def _header_and_line(item: _IndexItem) -> tuple[str, str]:
+    """The index block ``item`` belongs to (its header) and its line there."""
     if isinstance(item, Unit):
-        shown = compact_trails([item.name]) if item.name else ""
-        return f"- {item.group}: {shown}" if item.group and shown else f"- {item.group or shown}"
+        names = [item.name] if item.name else []
+        return left_out_header(HOW_TO_READ), left_out_line(item.group, names)
     if isinstance(item, Entry):
-        return f"- {item.rule.path}: {item.brief}"
+        return OVER_LIMIT_HEADER, f"- {item.rule.path}: {item.brief}"
     if isinstance(item, _Retired):
-        return f"- {item.entry.rule.path}: {item.entry.brief}"
+        return RETIRED_HEADER, f"- {item.entry.rule.path}: {item.entry.brief}"
     if isinstance(item, Problem):
-        return f"- {item.note}"
-    return item.line
+        return PROBLEMS_HEADER, f"- {item.note}"
+    return item.header, item.line
+
+
+def _with_more(text: str, more: int) -> str:
+    """The index text, closed by how many lines did not fit (``""`` for an empty one)."""
+    if more:
+        line = f"[{more} more scoped docs or notes not listed: over the token budget]"
+        text = f"{text}\n\n{line}" if text else line
+    return text + "\n" if text else ""
 
 
 class _Plan:
@@ -222,42 +230,30 @@ class _Plan:
         ]
 
     @staticmethod
-    def _index_text(items: Sequence[_IndexItem], more: int) -> str:
-        left_out = [i for i in items if isinstance(i, Unit)]
-        over = [i for i in items if isinstance(i, Entry)]
-        retired = [i.entry for i in items if isinstance(i, _Retired)]
-        problems = [i for i in items if isinstance(i, Problem)]
-        blocks = [left_out_note(left_out, how_to_read=HOW_TO_READ)]
-        if over:
-            blocks.append(
-                "\n".join([OVER_LIMIT_HEADER, *(f"- {e.rule.path}: {e.brief}" for e in over)])
-            )
-        if retired:
-            blocks.append(
-                "\n".join([RETIRED_HEADER, *(f"- {e.rule.path}: {e.brief}" for e in retired)])
-            )
-        if problems:
-            blocks.append("\n".join([PROBLEMS_HEADER, *(f"- {p.note}" for p in problems)]))
-        headers: dict[str, list[str]] = {}
-        for item in items:
-            if isinstance(item, Listed):
-                headers.setdefault(item.header, []).append(item.line)
-        blocks.extend("\n".join([header, *lines]) for header, lines in headers.items())
-        if more:
-            blocks.append(f"[{more} more scoped docs or notes not listed: over the token budget]")
-        return join_blocks(blocks)
-
-    def _index_prefixes(self, items: Sequence[_IndexItem]) -> tuple[str, list[int]]:
-        """The index of all ``items`` (without its final newline) and, for each k, where
-        the index of the first k ends in it: the items come grouped by block, so the
-        index of a prefix is a prefix of the text. One rendering instead of one per
-        candidate the fitter tries (a thousand named docs made that the turn's cost)."""
-        full = self._index_text(items, 0).rstrip("\n")
+    def _index_prefixes(items: Sequence[_IndexItem]) -> tuple[str, list[int]]:
+        """The index of ``items`` (without its final newline) and, for each k, where the
+        index of the first k ends in it. Items come grouped by block (left out, over the
+        limit, retired, not applied, listed), so the index of a prefix is a prefix of
+        the text: the fitter's candidates are cuts of one rendering, not renderings."""
+        parts: list[str] = []
         cuts = [0]
-        for k in range(1, len(items) + 1):
-            last = _item_line(items[k - 1])
-            cuts.append(full.index(last, cuts[-1]) + len(last))
-        return full, cuts
+        length = 0
+        header = None
+        for item in items:
+            item_header, line = _header_and_line(item)
+            if item_header != header:
+                piece = ("\n\n" if parts else "") + item_header + "\n" + line
+                header = item_header
+            else:
+                piece = "\n" + line
+            parts.append(piece)
+            length += len(piece)
+            cuts.append(length)
+        return "".join(parts), cuts
+
+    @classmethod
+    def _index_text(cls, items: Sequence[_IndexItem], more: int) -> str:
+        return _with_more(cls._index_prefixes(items)[0], more)
 
     def render_named(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
         return (*self._doc_texts(kept), self._index_text(self._items(kept, dropped), 0))
@@ -276,11 +272,7 @@ class _Plan:
         full, cuts = self._index_prefixes(items)
 
         def render(shown: Sequence[Unit], rest: Sequence[Unit]) -> tuple[str, ...]:
-            text = full[: cuts[len(shown)]]
-            if rest:
-                more = f"[{len(rest)} more scoped docs or notes not listed: over the token budget]"
-                text = f"{text}\n\n{more}" if text else more
-            return (text + "\n",)
+            return (_with_more(full[: cuts[len(shown)]], len(rest)),)
 
         fitted = fit(lines, budget, render, counter)
         if fitted is None:

@@ -74,7 +74,8 @@ class _RootState:
         self, root: Path, settings: Settings, reader: Reader, watch: WatchLifecycle
     ) -> None:
         self.root = root
-        colocated = (CONTINUE_COLOCATED,) if CONTINUE_RULES in settings.rule_dirs else ()
+        continue_rules = settings.rule_dirs.get(CONTINUE_RULES)
+        colocated = {CONTINUE_COLOCATED: continue_rules} if continue_rules is not None else {}
         self.catalog = Catalog(
             root, settings.rule_dirs, settings.nested_names, reader, colocated=colocated
         )

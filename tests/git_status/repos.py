@@ -51,6 +51,15 @@ def commit_file(repo: Path, name: str, text: str, message: str | None = None) ->
     git(repo, "commit", "-q", "-m", message or f"add {name}")
 
 
+def clone_via_origin(tmp_path: Path, repo: Path) -> tuple[Path, Path]:
+    """``repo`` pushed to a bare ``origin.git`` and cloned from there: (origin, clone)."""
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(origin))
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(origin), str(clone))
+    return origin, clone
+
+
 def request(
     working_directory: Path, budget: int = 800, touched: tuple[str, ...] = ()
 ) -> ContextRequest:

@@ -11,7 +11,15 @@ import pytest
 
 from providers.git_status.provider import GitStatusProvider
 from providers.git_status.snapshot import LFS_NOTE
-from tests.git_status.repos import collect, commit_file, git, text_of
+from tests.git_status.repos import (
+    clone_via_origin,
+    collect,
+    commit_file,
+    counting_git,
+    git,
+    runs,
+    text_of,
+)
 
 Make = Callable[..., GitStatusProvider]
 NO_WATCH = {"watch": False}
@@ -44,10 +52,7 @@ def test_a_branch_without_upstream_is_measured_against_the_default_branch(
 def test_the_remote_copy_of_the_default_branch_is_preferred(
     make_provider: Make, tmp_path: Path, repo: Path
 ) -> None:
-    origin = tmp_path / "origin.git"
-    git(tmp_path, "clone", "-q", "--bare", str(repo), str(origin))
-    clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", str(origin), str(clone))
+    origin, clone = clone_via_origin(tmp_path, repo)
     commit_file(repo, "upstream.txt", "u\n")
     git(repo, "push", "-q", str(origin), "main")
     git(clone, "fetch", "-q")  # origin/main moves on; the local main does not
@@ -69,7 +74,7 @@ def test_on_the_default_branch_there_is_no_default_branch_line(
 
 @pytest.mark.skipif(shutil.which("git-lfs") is not None, reason="git-lfs is installed here")
 def test_a_required_lfs_filter_that_is_missing_leaves_a_note_not_a_lost_section(
-    make_provider: Make, repo: Path
+    make_provider: Make, tmp_path: Path, repo: Path
 ) -> None:
     (repo / ".gitattributes").write_text("*.bin filter=lfs diff=lfs merge=lfs -text\n")
     (repo / "model.bin").write_text("data\n")
@@ -81,6 +86,13 @@ def test_a_required_lfs_filter_that_is_missing_leaves_a_note_not_a_lost_section(
     git(repo, "config", "filter.lfs.smudge", "git-lfs smudge -- %f")
     (repo / "model.bin").write_text("datb\n")  # same size: git must run the clean filter
     assert git(repo, "status", "--porcelain", check=False) == ""  # git itself fails here
-    body = text_of(collect(make_provider(NO_WATCH), repo))
+    wrapper, log = counting_git(tmp_path)
+    provider = make_provider({**NO_WATCH, "git": str(wrapper)})
+    body = text_of(collect(provider, repo))
     assert f"Note: {LFS_NOTE}" in body
     assert "modified: model.bin" in body
+    assert sum(" status " in f" {run} " for run in runs(log)) == 2  # failed, then filter off
+    (repo / "other.txt").write_text("x\n")
+    again = text_of(collect(provider, repo))
+    assert f"Note: {LFS_NOTE}" in again and "other.txt" in again
+    assert sum(" status " in f" {run} " for run in runs(log)) == 3  # straight to filter off

@@ -14,6 +14,7 @@ from providers.core.errors import ErrorCategory, ProviderError
 from providers.core.types import Stability
 from providers.git_status.provider import GitStatusProvider
 from tests.git_status.repos import (
+    clone_via_origin,
     collect,
     commit_file,
     counting_git,
@@ -136,10 +137,7 @@ def test_detached_unborn_and_no_untracked(make_provider: Make, tmp_path: Path, r
 
 
 def test_upstream_default_branch_and_stash(make_provider: Make, tmp_path: Path, repo: Path) -> None:
-    origin = tmp_path / "origin.git"
-    git(tmp_path, "clone", "-q", "--bare", str(repo), str(origin))
-    clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", str(origin), str(clone))
+    origin, clone = clone_via_origin(tmp_path, repo)
     commit_file(repo, "upstream.txt", "u\n")
     git(repo, "push", "-q", str(origin), "main")
     commit_file(clone, "mine.txt", "m\n")

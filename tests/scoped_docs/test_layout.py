@@ -10,7 +10,14 @@ from providers.core.types import Section, Stability
 from providers.rules.globs import GlobMatch, GlobSet
 from providers.rules.load import Problem, Rule
 from providers.scoped_docs.activation import Activation, Session
-from providers.scoped_docs.layout import INDEX_LABEL, Entry, build_sections
+from providers.scoped_docs.layout import (
+    INDEX_LABEL,
+    OVER_LIMIT_HEADER,
+    PROBLEMS_HEADER,
+    RETIRED_HEADER,
+    Entry,
+    build_sections,
+)
 from providers.scoped_docs.priority import rank
 
 KEY = FileKey(0, 0, 0, 0)
@@ -229,8 +236,8 @@ def test_small_docs_are_kept_against_a_count_when_the_index_cannot_be_whole() ->
 
 
 def test_the_index_of_a_prefix_is_a_prefix_of_the_whole_index() -> None:
-    """fit_index renders the index once and cuts it: every cut equals the index of
-    that many items, whatever kinds of line they are."""
+    """fit_index renders the index once and cuts it: each kind of line sits under its
+    own header, once, and every cut ends exactly after that many items' lines."""
     from providers.core.types import Unit
     from providers.scoped_docs.layout import Listed, _Plan
 
@@ -238,13 +245,41 @@ def test_the_index_of_a_prefix_is_a_prefix_of_the_whole_index() -> None:
         glob_rule(f".cursor/rules/r{i}.mdc", f"# R{i}\n\nbody {i}\n", f"p{i}/**") for i in range(4)
     ]
     shown = [Entry(r, "why", f'via "p/**"; R; ~{i} tokens') for i, r in enumerate(docs)]
-    retired = [Entry(docs[0], "old", "via x; not needed for 3 turns")]
+    retired = [Entry(docs[0], "old", "via x; not needed for 3+ turns")]
     problems = [Problem(".cursor/rules/bad.mdc", ".cursor/rules/bad.mdc: not applied, broken")]
     listed = [Listed("[A:]", "- a"), Listed("[A:]", "- b"), Listed("[B:]", "- c")]
     plan = _Plan(shown[:2], shown[2:], problems, retired, listed)
     cut = Unit("", docs[0].path, "# R0 > ## Part")
     items = [cut, *plan._items(plan.units[:1], plan.units[1:])]
     full, cuts = plan._index_prefixes(items)
-    for k in range(len(items) + 1):
-        expected = plan._index_text(items[:k], 0)
-        assert (full[: cuts[k]] + "\n" if k else "") == (expected if k else "")
+    lines = [
+        "[Left out to fit the token budget; read the file when you need it:]",
+        "- .cursor/rules/r0.mdc: # R0 (## Part)",
+        '- .cursor/rules/r1.mdc: via "p/**"; R; ~1 tokens',
+        "",
+        OVER_LIMIT_HEADER,
+        '- .cursor/rules/r2.mdc: via "p/**"; R; ~2 tokens',
+        '- .cursor/rules/r3.mdc: via "p/**"; R; ~3 tokens',
+        "",
+        RETIRED_HEADER,
+        "- .cursor/rules/r0.mdc: via x; not needed for 3+ turns",
+        "",
+        PROBLEMS_HEADER,
+        "- .cursor/rules/bad.mdc: not applied, broken",
+        "",
+        "[A:]",
+        "- a",
+        "- b",
+        "",
+        "[B:]",
+        "- c",
+    ]
+    assert full == "\n".join(lines)
+    item_lines = [line for line in lines if line.startswith("- ")]
+    assert len(cuts) == len(items) + 1 == len(item_lines) + 1
+    for k in range(1, len(items) + 1):
+        assert full[: cuts[k]].endswith(item_lines[k - 1])
+        assert full[cuts[k] : cuts[k] + 1] in ("", "\n")
+    assert plan._index_text(items[:1], 2).endswith(
+        "\n\n[2 more scoped docs or notes not listed: over the token budget]\n"
+    )
