@@ -1,6 +1,6 @@
 """``context-providers`` (or ``python -m providers``): the bundle's own command.
 
-Its one subcommand is the main job, ``preview DIR`` (see providers.host.preview);
+Its one subcommand is the main job, ``preview DIR`` (see providers.cli.preview);
 the providers themselves are each their own console script. Grpc is imported
 only once a subcommand runs, so ``--help`` and ``--version`` answer at once.
 """
@@ -11,8 +11,8 @@ import argparse
 import sys
 import textwrap
 
+from providers.cli.console import CommandParser, command_name, run_command
 from providers.core.identity import package_version
-from providers.host.console import CommandParser, command_name, run_command
 from providers.registry import PROVIDERS
 
 SCRIPT = "context-providers"
@@ -64,7 +64,7 @@ def _main(args: list[str]) -> int:
     parsed = parser.parse_args(args)
     if parsed.command is None:
         parser.error("a command is required: preview DIR")
-    from providers.host.preview import main as preview_main
+    from providers.cli.preview import main as preview_main
 
     return preview_main(parsed.arguments, prog=f"{prog} {parsed.command}")
 

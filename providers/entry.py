@@ -24,8 +24,8 @@ def run(package: str, argv: list[str] | None = None) -> NoReturn:
         from providers.goplugin.server import serve
 
         raise SystemExit(serve(entry.factory, os.environ))
-    from providers.host.console import run_command
-    from providers.host.standalone import main as standalone_main
+    from providers.cli.console import run_command
+    from providers.cli.standalone import main as standalone_main
 
     args = sys.argv[1:] if argv is None else argv
     raise SystemExit(run_command(lambda: standalone_main(entry, args)))

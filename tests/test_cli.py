@@ -19,9 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from providers.core.handle import ProviderHandle
 from providers.core.identity import package_version
-from providers.registry import PROVIDERS, ProviderEntry
+from providers.registry import PROVIDERS, ProviderEntry, ProviderHandle
 from tests.conftest import REPO_ROOT, SAMPLE_REPO, script
 
 MAIN = "context-providers"

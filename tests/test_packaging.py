@@ -91,7 +91,7 @@ def test_sdist_holds_what_it_takes_to_regenerate_and_test(built: tuple[Path, Pat
         "providers/py.typed",
     }
     assert required <= names, sorted(required - names)
-    assert any(name.startswith("tests/core/fixtures/markdown/") for name in names)
+    assert any(name.startswith("tests/markdown/fixtures/markdown/") for name in names)
     if (REPO_ROOT / ".git").exists():
         assert tracked_files() <= names, sorted(tracked_files() - names)
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]

@@ -10,8 +10,7 @@ import tomllib
 
 import pytest
 
-from providers.core.handle import ProviderHandle
-from providers.registry import PROVIDERS, ProviderEntry
+from providers.registry import PROVIDERS, ProviderEntry, ProviderHandle
 from tests.conftest import REPO_ROOT, SAMPLE_REPO
 
 
@@ -45,7 +44,7 @@ def test_each_provider_package_has_the_same_shape(entry: ProviderEntry) -> None:
 def test_standalone_preview_loads_no_grpc() -> None:
     code = (
         "import sys\n"
-        "from providers.host.standalone import main\n"
+        "from providers.cli.standalone import main\n"
         "from providers.registry import by_package\n"
         f"assert main(by_package('repo_conventions'), ['--repo', {str(SAMPLE_REPO)!r}]) == 0\n"
         "bad = [n for n in sys.modules if n == 'grpc' or n.startswith('grpc.')]\n"

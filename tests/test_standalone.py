@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from providers.host.scratch import COPY_LIMIT
+from providers.cli.scratch import COPY_LIMIT
 from tests.conftest import REPO_ROOT, copy_sample, git, script
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from providers.core.watch import Changes
+from providers.watch import Changes
 
 
 class FedWatcher:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from providers.core.budget import TokenCounter
-from providers.core.rendering import Node
+from providers.core.render_tree import Node
 from providers.core.request import Turn, check_request
 from providers.core.types import Capabilities, ContextRequest, Contribution, Identity
 

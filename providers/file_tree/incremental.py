@@ -1,7 +1,7 @@
 """What a watcher's changed paths mean for the listing: edits in place, or "list again".
 
 Paths created or deleted are each checked against the ignore rules
-(``core.ignore``, which agrees with git; tracked files are remembered in
+(``repository.ignore``, which agrees with git; tracked files are remembered in
 ``Listing.known``) and added to or removed from the tree without running git.
 A changed ``.gitignore`` (outside ignored directories) or our own ignore
 file, or a repository appearing or vanishing, cannot be applied path by
@@ -15,9 +15,9 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from providers.core.ignore import GITIGNORE
 from providers.file_tree.listing import Listing, rules_for
 from providers.repository.gitexec import GitRunner
+from providers.repository.ignore import GITIGNORE
 from providers.repository.layout import DOT_GIT, git_dir, is_nested_repository
 from providers.repository.walk import walk
 

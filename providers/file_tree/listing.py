@@ -1,7 +1,7 @@
 """Step 1, listing: the files git would show, as a :class:`Tree`, minus our own excludes.
 
 In a repository one ``git ls-files`` answers; elsewhere (or when git cannot
-run there) a walk applies the same rules (``core.ignore``). Our own patterns
+run there) a walk applies the same rules (``repository.ignore``). Our own patterns
 (config ``exclude`` and the ignore file, ``.contextignore`` by default) then
 remove more, tracked files included.
 """
@@ -13,15 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from providers.core.ignore import IgnoreRules, PatternSet, read_patterns
-from providers.core.paths import confine
 from providers.file_tree.memory import LARGE_BLOCK, expect_large_blocks
 from providers.file_tree.packed import PackedPaths
 from providers.file_tree.tree import Tree, parent_dirs
 from providers.repository.excludes import global_excludes
 from providers.repository.gitexec import GitError, GitRunner
+from providers.repository.ignore import IgnoreRules, PatternSet, read_patterns
 from providers.repository.layout import git_dir, info_exclude
 from providers.repository.listing import ListingRun, submodule_paths
+from providers.repository.paths import confine
 from providers.repository.walk import walk
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,7 @@ def rules_for(listing: Listing, runner: GitRunner) -> IgnoreRules:
 
     Asking our own rules instead of ``git check-ignore`` saves a process per
     turn (git reads the whole index for it); the rules agree with git's
-    (tests/core/test_gitignore_cases.py, test_gitignore_trees.py) except for
+    (tests/repository/test_gitignore_cases.py, test_gitignore_trees.py) except for
     tracked files, which ``known`` covers.
     """
     if listing.rules is None:

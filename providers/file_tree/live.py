@@ -1,7 +1,7 @@
 """Keeping the listing current: one full listing, then only what the watcher says changed.
 
 Each turn calls :meth:`LiveListing.refresh`, which asks the watch
-(:class:`~providers.core.watch.WatchLifecycle`) what it can vouch for:
+(:class:`~providers.watch.WatchLifecycle`) what it can vouch for:
 
 - in place, nothing reported and no rule file changed (a few ``stat`` calls):
   the cached listing, with no walk and no git call;
@@ -27,15 +27,15 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from providers.core.ignore import GITIGNORE
-from providers.core.sources import FileKey, file_keys
-from providers.core.watch import WatcherFactory, WatchLifecycle, WatchStatus
 from providers.file_tree.incremental import Relist, apply_changes
 from providers.file_tree.listing import Listing, ListingOptions, list_again, settle_missing
 from providers.file_tree.memory import return_free_memory
 from providers.file_tree.stamps import DirStamps
 from providers.repository.gitexec import GitError, GitRunner
+from providers.repository.ignore import GITIGNORE
 from providers.repository.listing import tracked_digest
+from providers.repository.sources import FileKey, file_keys
+from providers.watch import WatcherFactory, WatchLifecycle, WatchStatus
 
 log = logging.getLogger(__name__)
 

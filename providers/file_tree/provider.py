@@ -19,9 +19,8 @@ from typing import Any
 from providers.core.budget import TokenCounter
 from providers.core.errors import source_unavailable
 from providers.core.identity import published_identity
-from providers.core.paths import normalise_touched
 from providers.core.provider import unless_busy
-from providers.core.rendering import Node
+from providers.core.render_tree import Node
 from providers.core.request import Turn
 from providers.core.types import (
     Capabilities,
@@ -29,7 +28,6 @@ from providers.core.types import (
     Identity,
     Stability,
 )
-from providers.core.watch import WatcherFactory, default_watcher
 from providers.file_tree.history import History
 from providers.file_tree.live import LiveListing
 from providers.file_tree.miner import HistoryMiner
@@ -46,6 +44,8 @@ from providers.file_tree.settings import (
 from providers.file_tree.view import tree_view
 from providers.repository.gitexec import GitRunner
 from providers.repository.layout import RepoRoots
+from providers.repository.paths import normalise_touched
+from providers.watch import WatcherFactory, default_watcher
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from providers.core.sources import file_key
+from providers.repository.sources import file_key
 
 RACY_MARGIN_NS = 2_000_000_000
 """File systems with coarse times (1-2 s) would hide a change made just after the start."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from providers.core.rendering import Collapsible, Group, ListNode, Node, Text, TextStyle
+from providers.core.render_tree import Collapsible, Group, ListNode, Node, Text, TextStyle
 from providers.file_tree.layout import INDENT
 
 _MORE = "... "

@@ -2,12 +2,12 @@
 
 Two signals, either one means "recompute":
 
-1. the file watchers (``core.watch.WatchLifecycle``), one per root: the
+1. the file watchers (``watch.WatchLifecycle``), one per root: the
    working tree, plus the git dir and common dir when they live elsewhere
    (linked worktrees, submodules). They start once the first snapshot's
    answer is out; until they report ready, every turn recomputes. Overflow
    or a dead watcher means "assume changed"; a dead one is started again
-   after the next answer (at most :data:`core.watch.MAX_RESTARTS` times).
+   after the next answer (at most :data:`watch.MAX_RESTARTS` times).
 2. a stat guard that covers the watcher's latency (a change shows up tens of
    milliseconds late): ``HEAD`` (read), the stats of the index, HEAD's branch
    ref file, ``packed-refs``, and the request's ``files_touched``. A touched path never
@@ -22,9 +22,9 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from providers.core.sources import FileKey, file_key, read_prefix
-from providers.core.watch import WatcherFactory, WatchLifecycle
 from providers.git_status.git import Layout
+from providers.repository.sources import FileKey, file_key, read_prefix
+from providers.watch import WatcherFactory, WatchLifecycle
 
 _CLOCK_MARGIN_NS = 100_000_000
 """File mtimes come from a coarse kernel clock; treat this much before a snapshot as after."""

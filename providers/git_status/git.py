@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from providers.core.errors import ErrorCategory, ProviderError, invalid_request, source_unavailable
-from providers.core.sources import read_prefix
 from providers.repository.gitexec import GitBlocked, GitRunner, GitStartError, GitTimeout, Running
 from providers.repository.layout import DOT_GIT, dot_git_above, looks_like_git_dir, upwards
+from providers.repository.sources import read_prefix
 
 DEFAULT_TIMEOUT_MS = 5000
 

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from providers.core.sources import read_prefix
+from providers.repository.sources import read_prefix
 
 _MAX_MARKER_BYTES = 4096
 

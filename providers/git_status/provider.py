@@ -17,7 +17,7 @@ from typing import Any
 from providers.core.budget import TokenCounter
 from providers.core.identity import published_identity
 from providers.core.provider import unless_busy
-from providers.core.rendering import Node
+from providers.core.render_tree import Node
 from providers.core.request import Turn
 from providers.core.types import (
     Capabilities,
@@ -25,7 +25,6 @@ from providers.core.types import (
     Identity,
     Stability,
 )
-from providers.core.watch import WatcherFactory, default_watcher
 from providers.git_status.git import Git, NotARepository
 from providers.git_status.settings import (
     DEFAULT_TOKEN_BUDGET,
@@ -36,6 +35,7 @@ from providers.git_status.settings import (
 )
 from providers.git_status.tracker import RepoTracker
 from providers.git_status.view import status_view
+from providers.watch import WatcherFactory, default_watcher
 
 
 class GitStatusProvider:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from providers.core.sources import FileKey, file_keys, read_prefix
+from providers.repository.sources import FileKey, file_keys, read_prefix
 
 ORIGIN_HEAD = "refs/remotes/origin/HEAD"
 CANDIDATES = ("main", "master")

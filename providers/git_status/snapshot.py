@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from providers.core.errors import ErrorCategory, ProviderError
-from providers.core.sources import read_prefix
 from providers.git_status.git import BlockedByFifo, Git, GitRun, Layout
 from providers.git_status.history import Commit, parse_log
 from providers.git_status.operation import Operation, read_operations
@@ -25,6 +24,7 @@ from providers.git_status.refs import (
     refs_key,
     uses_reftable,
 )
+from providers.repository.sources import read_prefix
 
 FIFO_NOTE = (
     "Untracked files not checked: git waited on a named pipe where it expected a file "

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from providers.core.budget import Renderer, TokenCounter, fit
-from providers.core.render import join_blocks
+from providers.core.left_out import join_blocks
 from providers.core.types import Unit
 from providers.git_status.entries import (
     Category,

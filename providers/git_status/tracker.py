@@ -12,14 +12,14 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from providers.core.budget import TokenCounter
-from providers.core.paths import normalise_touched
 from providers.core.types import Contribution, Section, Stability
-from providers.core.watch import WatcherFactory
 from providers.git_status.freshness import Freshness
 from providers.git_status.git import Git, Layout
 from providers.git_status.settings import Settings
 from providers.git_status.snapshot import Snapshot, Snapshotter
 from providers.git_status.summarize import Options, summarize
+from providers.repository.paths import normalise_touched
+from providers.watch import WatcherFactory
 
 LABEL = "git status"
 

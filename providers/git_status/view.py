@@ -16,7 +16,7 @@ Text in any other shape still renders, line by line, as plain text.
 
 from __future__ import annotations
 
-from providers.core.rendering import Group, ListNode, Node, Text, TextStyle
+from providers.core.render_tree import Group, ListNode, Node, Text, TextStyle
 from providers.git_status.entries import Category
 
 _WARN, _BOLD, _DIM = TextStyle.WARNING, TextStyle.BOLD, TextStyle.DIM

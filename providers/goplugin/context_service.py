@@ -21,14 +21,14 @@ from google.protobuf.message import DecodeError
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2, context_pb2_grpc
 from providers.core.errors import ErrorCategory, ProviderError
-from providers.core.handle import ProviderHandle
 from providers.core.identity import configured_name, local_name_from_env, section_provider_name
 from providers.core.provider import ContextProvider, contribute
-from providers.core.rendering import check_schema_version, render_section
+from providers.core.render_tree import check_schema_version, render_section
 from providers.core.types import Contribution
 from providers.goplugin import convert
 from providers.goplugin.callback import KernelCounter, TokenCountCache
 from providers.goplugin.status import to_grpc_status
+from providers.registry import ProviderHandle
 
 log = logging.getLogger(__name__)
 

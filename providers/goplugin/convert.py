@@ -16,7 +16,7 @@ from providers._gen.pluggableharness.context.v1 import context_pb2
 from providers._gen.pluggableharness.model.v1 import model_pb2
 from providers._gen.pluggableharness.render.v1 import render_pb2
 from providers.core.errors import invalid_request
-from providers.core.rendering import (
+from providers.core.render_tree import (
     CodeBlock,
     Collapsible,
     Group,

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 import grpc
 
-from providers.core.handle import ProviderHandle
 from providers.goplugin import handshake
 from providers.goplugin.callback import KernelConnection, TokenCountCache, install_logging
 from providers.goplugin.context_service import ContextService, register_context_service
 from providers.goplugin.services import Lifecycle, register_plugin_services
+from providers.registry import ProviderHandle
 from providers.repository.gitexec import kill_all
 
 log = logging.getLogger(__name__)

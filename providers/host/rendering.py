@@ -1,8 +1,8 @@
 """The kernel's side of Render: ask a provider to draw one of its own sections.
 
 The payload is the section exactly as the provider returned it, serialized,
-with schema_version "1" (``core.rendering.SCHEMA_VERSION``); the tree comes
-back as render.v1 and is shown as indented text (``core.rendering.outline``).
+with schema_version "1" (``core.render_tree.SCHEMA_VERSION``); the tree comes
+back as render.v1 and is shown as indented text (``core.render_tree.outline``).
 A provider without Render answers UNIMPLEMENTED, which the spec allows.
 """
 
@@ -14,7 +14,7 @@ import grpc
 
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2
-from providers.core.rendering import SCHEMA_VERSION, Node, outline
+from providers.core.render_tree import SCHEMA_VERSION, Node, outline
 from providers.goplugin.convert import node_from_proto
 from providers.goplugin.status import category_from_wire, context_error_from
 from providers.host.chain import Slot, TurnResult

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from providers.core.sources import FileKey, file_keys
+from providers.repository.sources import FileKey, file_keys
 from providers.rules.catalog import MAX_RULE_FILES, Catalog
 from providers.rules.dialects import BUILTIN_RULE_DIRS, DIALECTS
 from providers.rules.order import precedence, stated_order

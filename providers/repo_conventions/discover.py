@@ -14,9 +14,9 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from providers.core.conventions import ROOT_CONVENTION_FILES
-from providers.core.paths import confine, repo_relative
-from providers.core.sources import file_key
+from providers.repository.paths import confine, repo_relative
+from providers.repository.sources import file_key
+from providers.rules.conventions import ROOT_CONVENTION_FILES
 
 DEFAULT_PATHS = ROOT_CONVENTION_FILES
 

@@ -2,7 +2,7 @@
 
 1. discover: which convention files exist (``discover.py``), in precedence order,
    then the rule files that always apply (``always_rules.py``), in stated order;
-2. load: read, strip, expand imports (:mod:`providers.core.imports`);
+2. load: read, strip, expand imports (:mod:`providers.rules.expand`);
 3. render: one section per distinct file, fitted to the budget by whole
    markdown units, the root file's opening sections first; what is left out is
    named in a closing note.
@@ -21,14 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from providers.core.budget import TokenCounter, fit
-from providers.core.conventions import HUMAN_CONVENTION_FILES, cwd_convention_paths
 from providers.core.identity import published_identity
-from providers.core.imports import MARKDOWN_SUFFIXES, Loaded, dependency_keys, load
-from providers.core.markdown import split_lines, split_units
-from providers.core.render import left_out_note
-from providers.core.rendering import Node, markdown_section
+from providers.core.left_out import left_out_note
+from providers.core.render_tree import Node, markdown_section
 from providers.core.request import Turn
-from providers.core.sources import FileKey, Unavailable
 from providers.core.types import (
     Capabilities,
     Contribution,
@@ -37,6 +33,7 @@ from providers.core.types import (
     Stability,
     Unit,
 )
+from providers.markdown import split_lines, split_units
 from providers.repo_conventions.always_rules import AlwaysRules
 from providers.repo_conventions.discover import (
     candidate_keys,
@@ -51,6 +48,9 @@ from providers.repo_conventions.settings import (
     settings_from,
 )
 from providers.repository.layout import RepoRoots
+from providers.repository.sources import FileKey, Unavailable
+from providers.rules.conventions import HUMAN_CONVENTION_FILES, cwd_convention_paths
+from providers.rules.expand import MARKDOWN_SUFFIXES, Loaded, dependency_keys, load
 
 log = logging.getLogger(__name__)
 

@@ -9,11 +9,11 @@ from typing import Any
 
 from providers.core.config import COMMON_ATTRIBUTES, resolve_config, whole_number
 from providers.core.errors import invalid_request
-from providers.core.imports import DEFAULT_MAX_IMPORT_DEPTH, ImportPolicy
-from providers.core.sources import DEFAULT_MAX_BYTES
 from providers.core.types import AttrType, ConfigAttribute
 from providers.repo_conventions.discover import DEFAULT_PATHS, unresolved
 from providers.repository.layout import find_root
+from providers.repository.sources import DEFAULT_MAX_BYTES
+from providers.rules.expand import DEFAULT_MAX_IMPORT_DEPTH, ImportPolicy
 
 NAME = "repo-conventions"
 DEFAULT_TOKEN_BUDGET = 4000

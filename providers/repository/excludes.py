@@ -11,8 +11,8 @@ import logging
 import os
 from pathlib import Path
 
-from providers.core.ignore import default_global_excludes
 from providers.repository.gitexec import GitError, GitRunner
+from providers.repository.ignore import default_global_excludes
 
 log = logging.getLogger(__name__)
 

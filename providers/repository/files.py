@@ -12,9 +12,9 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from providers.core.ignore import IgnoreRules
 from providers.repository.excludes import global_excludes
 from providers.repository.gitexec import GitError, GitRunner
+from providers.repository.ignore import IgnoreRules
 from providers.repository.layout import git_dir, info_exclude
 from providers.repository.listing import ListingRun
 from providers.repository.walk import walk

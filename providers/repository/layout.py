@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from providers.core.sources import read_prefix
+from providers.repository.sources import read_prefix
 
 DOT_GIT = ".git"
 

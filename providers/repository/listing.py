@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from providers.core.sources import Unavailable, read_text
 from providers.repository.gitexec import GitError, GitRunner, Running
+from providers.repository.sources import Unavailable, read_text
 
 _UNREADABLE = re.compile(rb"could not open directory '")
 

@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from providers.core.ignore import DEFAULT_EXCLUDES, IgnoreRules, PatternSet
+from providers.repository.ignore import DEFAULT_EXCLUDES, IgnoreRules, PatternSet
 from providers.repository.layout import is_nested_repository
 
 

@@ -19,8 +19,8 @@ import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
-from providers.core.paths import confine
-from providers.core.sources import FileKey, file_keys, stat_key
+from providers.repository.paths import confine
+from providers.repository.sources import FileKey, file_keys, stat_key
 from providers.rules.dialects import Dialect
 from providers.rules.load import (
     Loaded,

@@ -3,7 +3,7 @@
 Tools write globs as a YAML string, a comma-separated string or a list, with
 brace alternatives (``*.{ts,tsx}``) that gitignore syntax lacks. We expand the
 braces ourselves, then match in the rule's :class:`~providers.rules.flavours.Flavour`:
-gitignore (:mod:`providers.core.wildmatch`: a pattern without a slash matches
+gitignore (:mod:`providers.repository.wildmatch`: a pattern without a slash matches
 at any depth, a later ``!pattern`` excludes what an earlier one included) for
 tools that publish no matcher, else a regex translation of the tool's own
 library (minimatch, picomatch, VS Code's glob). Paths are repo-relative POSIX
@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from providers.core.wildmatch import RuleSet, path_bytes
+from providers.repository.wildmatch import RuleSet, path_bytes
 from providers.rules.flavours import (
     Flavour,
     GlobTranslationError,
@@ -214,8 +214,8 @@ class Inclusion:
     """One including pattern: as written, as expanded, and its compiled regex.
 
     Matched (``re.match``) against a path's bytes
-    (:func:`providers.core.wildmatch.path_bytes`), the regex also hits paths
-    below a directory it matches (:class:`providers.core.wildmatch.Rule`);
+    (:func:`providers.repository.wildmatch.path_bytes`), the regex also hits paths
+    below a directory it matches (:class:`providers.repository.wildmatch.Rule`);
     ``None`` would send callers the slow way.
     """
 
@@ -320,7 +320,7 @@ class _ToolGlobs:
     picomatch (Cline, Claude Code): every pattern is an alternative, ``!p`` one
     that matches what ``p`` does not. VS Code: every pattern is an alternative,
     ``!`` an ordinary character. Compiled with ``re.DOTALL`` as gitignore rules are, so
-    the prefilter (:func:`providers.core.wildmatch.joined`) can join every flavour's regexes.
+    the prefilter (:func:`providers.repository.wildmatch.joined`) can join every flavour's regexes.
     """
 
     def __init__(self, written: tuple[str, ...], flavour: Flavour) -> None:

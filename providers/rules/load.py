@@ -17,16 +17,16 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from providers.core.budget import fallback_token_count
-from providers.core.imports import ImportPolicy, expand_source
-from providers.core.markdown import (
+from providers.core.types import Unit
+from providers.markdown import (
     normalise_newlines,
     split_front_matter,
     split_units,
     strip_artifacts,
 )
-from providers.core.sources import FileKey, SourceText, Unavailable, read_text
-from providers.core.types import Unit
+from providers.repository.sources import FileKey, SourceText, Unavailable, read_text
 from providers.rules.dialects import Dialect, ScopeKind
+from providers.rules.expand import ImportPolicy, expand_source
 from providers.rules.frontmatter import FrontMatterError, parse_front_matter
 from providers.rules.globs import GlobError, GlobMatch, GlobSet, parse_globs
 

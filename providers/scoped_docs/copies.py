@@ -1,7 +1,7 @@
 """What repo conventions already sends, so scoped docs does not send it a second time.
 
 Repo conventions sends the root's convention files and those between the
-root and the working directory (:mod:`providers.core.conventions`, its
+root and the working directory (:mod:`providers.rules.conventions`, its
 defaults). A doc that is one of those files under another path (langfuse:
 the root ``AGENTS.md`` is a symlink to ``.agents/AGENTS.md``, which is also a
 nested doc for everything under ``.agents/``) or says the same after
@@ -17,9 +17,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from providers.core.conventions import ROOT_CONVENTION_FILES, cwd_convention_paths
-from providers.core.imports import ImportPolicy, load
-from providers.core.sources import FileKey, Unavailable, file_key, stat_key
+from providers.repository.sources import FileKey, Unavailable, file_key, stat_key
+from providers.rules.conventions import ROOT_CONVENTION_FILES, cwd_convention_paths
+from providers.rules.expand import ImportPolicy, load
 from providers.rules.load import Rule
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from providers.core.wildmatch import joined, path_bytes
+from providers.repository.wildmatch import joined, path_bytes
 from providers.rules.load import Rule
 
 BUCKET_SIZE = 32

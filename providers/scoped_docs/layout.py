@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from providers.core.budget import Fit, TokenCounter, fit
-from providers.core.render import left_out_header, left_out_line
+from providers.core.left_out import left_out_header, left_out_line
 from providers.core.types import Section, Stability, Unit
 from providers.rules.load import Problem, Rule
 from providers.scoped_docs.activation import Activation

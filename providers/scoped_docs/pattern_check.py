@@ -13,8 +13,8 @@ import logging
 from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 
-from providers.core.wildmatch import matcher, path_bytes
 from providers.repository.files import list_repo_files
+from providers.repository.wildmatch import matcher, path_bytes
 from providers.rules.globs import Inclusion, specificity
 from providers.rules.load import Rule
 

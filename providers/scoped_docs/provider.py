@@ -22,16 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from providers.core.budget import TokenCounter
-from providers.core.conventions import cwd_chain
 from providers.core.identity import published_identity
-from providers.core.paths import normalise_touched
 from providers.core.provider import unless_busy
-from providers.core.rendering import Node, markdown_section
+from providers.core.render_tree import Node, markdown_section
 from providers.core.request import Turn
 from providers.core.types import Capabilities, Contribution, Identity, Stability
-from providers.core.watch import WatcherFactory, WatchLifecycle, default_watcher
 from providers.repository.layout import RepoRoots
+from providers.repository.paths import normalise_touched
 from providers.rules.catalog import Catalog
+from providers.rules.conventions import cwd_chain
 from providers.rules.load import CONTINUE_COLOCATED, Reader, Rule, default_reader
 from providers.rules.order import in_builtin_rule_dir, precedence, stated_order
 from providers.scoped_docs.activation import Session
@@ -47,6 +46,7 @@ from providers.scoped_docs.settings import (
     Settings,
     settings_from,
 )
+from providers.watch import WatcherFactory, WatchLifecycle, default_watcher
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from providers.core.budget import (
     fallback_tokens_for_bytes,
     fit,
 )
-from providers.core.render import left_out_note
+from providers.core.left_out import left_out_note
 from providers.core.types import Unit
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from providers.core.errors import ErrorCategory, ProviderError
-from providers.core.rendering import (
+from providers.core.render_tree import (
     SCHEMA_VERSION,
     CodeBlock,
     Collapsible,

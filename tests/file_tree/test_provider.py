@@ -20,10 +20,10 @@ from providers.core.budget import FallbackCounter
 from providers.core.errors import ErrorCategory, ProviderError
 from providers.core.provider import contribute
 from providers.core.types import AttrType, Stability
-from providers.core.watch import MAX_RESTARTS
 from providers.file_tree.listing import AI_IGNORE_FILES
 from providers.file_tree.provider import FileTreeProvider
 from providers.host.launcher import PluginProcess
+from providers.watch import MAX_RESTARTS
 from tests.conftest import script
 from tests.file_tree.helpers import (
     CountingRunner,

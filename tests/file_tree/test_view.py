@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from providers._gen.pluggableharness.context.v1 import context_pb2
-from providers.core.rendering import Collapsible, Group, ListNode, Node, Text, TextStyle
+from providers.core.render_tree import Collapsible, Group, ListNode, Node, Text, TextStyle
 from providers.file_tree.view import MAX_NESTED_DIRS, tree_view
 from providers.goplugin.convert import render_response
 

@@ -14,8 +14,8 @@ from typing import Any
 from providers.core.budget import FallbackCounter
 from providers.core.provider import contribute
 from providers.core.types import ContextRequest, Contribution, ModelTarget
-from providers.core.watch import ChangeWatcher
 from providers.git_status.provider import GitStatusProvider
+from providers.watch import ChangeWatcher
 
 REAL_GIT = "git"
 

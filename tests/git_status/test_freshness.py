@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from providers.core.watch import Changes, ChangeWatcher
 from providers.git_status.freshness import watch_roots
 from providers.git_status.git import Git
 from providers.git_status.provider import GitStatusProvider
+from providers.watch import Changes, ChangeWatcher
 from tests.git_status.repos import Feed, collect, commit_file, counting_git, git, runs, text_of
 
 Make = Callable[..., GitStatusProvider]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from providers.core.rendering import Group, ListNode, Node, Text, TextStyle
+from providers.core.render_tree import Group, ListNode, Node, Text, TextStyle
 from providers.git_status.view import status_view
 
 B, W, ITALIC = TextStyle.BOLD, TextStyle.WARNING, TextStyle.ITALIC

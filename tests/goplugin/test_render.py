@@ -22,7 +22,7 @@ import pytest
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2
 from providers._gen.pluggableharness.render.v1 import render_pb2
-from providers.core.rendering import (
+from providers.core.render_tree import (
     CodeBlock,
     Collapsible,
     Group,

@@ -18,13 +18,12 @@ from providers._gen.pluggableharness.context.v1 import context_pb2
 from providers._gen.pluggableharness.model.v1 import model_pb2
 from providers.core.budget import FallbackCounter
 from providers.core.errors import ErrorCategory, ProviderError
-from providers.core.handle import ProviderHandle
 from providers.core.provider import contribute
 from providers.core.types import ContextRequest, ModelTarget
 from providers.goplugin.convert import config_to_proto
 from providers.goplugin.status import context_error_from
 from providers.host.launcher import PluginProcess
-from providers.registry import PROVIDERS, by_package
+from providers.registry import PROVIDERS, ProviderHandle, by_package
 from tests.conftest import SAMPLE_REPO, script
 
 

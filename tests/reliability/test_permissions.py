@@ -22,7 +22,7 @@ import json, sys
 sys.path.insert(0, {root!r})
 from providers.core.budget import FallbackCounter
 from providers.core.errors import ProviderError
-from providers.core.handle import ProviderHandle
+from providers.registry import ProviderHandle
 from providers.core.provider import contribute
 from providers.core.types import ContextRequest, ModelTarget
 from providers.registry import PROVIDERS

@@ -15,8 +15,8 @@ import pytest
 from providers.core.budget import FallbackCounter
 from providers.core.provider import contribute
 from providers.core.types import ContextRequest, ModelTarget
-from providers.core.watch import ChangeWatcher, WatchLifecycle, WatchStatus
 from providers.file_tree.provider import FileTreeProvider
+from providers.watch import ChangeWatcher, WatchLifecycle, WatchStatus
 from tests.conftest import git
 
 LIMIT = Path("/proc/sys/fs/inotify/max_user_watches")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from providers.core.sources import SourceText, Unavailable, read_text
+from providers.repository.sources import SourceText, Unavailable, read_text
 
 
 def write(root: Path, rel: str, text: str) -> Path:

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from providers.core.provider import contribute
-from providers.core.sources import FileKey
-from providers.core.wildmatch import joined
+from providers.repository.sources import FileKey
+from providers.repository.wildmatch import joined
 from providers.rules.dialects import DIALECTS, ScopeKind
 from providers.rules.flavours import MAX_PATTERN_CHARS, Flavour
 from providers.rules.globs import GlobError, GlobSet, parse_globs

@@ -12,8 +12,8 @@ import pytest
 
 from providers.core.budget import FallbackCounter
 from providers.core.types import ContextRequest, Contribution, ModelTarget
-from providers.core.watch import ChangeWatcher
 from providers.scoped_docs.provider import ScopedDocsProvider
+from providers.watch import ChangeWatcher
 from tests.rules.conftest import (  # noqa: F401 (helpers re-exported for the tests here)
     CountingReader,
     make_repo,

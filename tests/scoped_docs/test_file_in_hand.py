@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from providers.core.markdown import strip_artifacts
 from providers.core.provider import contribute
+from providers.markdown import strip_artifacts
 from providers.scoped_docs.priority import RETIRE_AFTER
 from providers.scoped_docs.provider import ScopedDocsProvider
 from providers.scoped_docs.settings import DEFAULT_TOKEN_BUDGET

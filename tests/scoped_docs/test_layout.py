@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from providers.core.budget import FallbackCounter
-from providers.core.sources import FileKey
 from providers.core.types import Section, Stability
+from providers.repository.sources import FileKey
 from providers.rules.globs import GlobMatch, GlobSet
 from providers.rules.load import Problem, Rule
 from providers.scoped_docs.activation import Activation, Session

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from providers.core.sources import FileKey
+from providers.repository.sources import FileKey
 from providers.rules.globs import GlobSet
 from providers.rules.load import Rule
 from providers.scoped_docs.pattern_check import MAX_REPORTS, PatternCheck

@@ -1,0 +1,29 @@
+"""All watching: what changed (``changes``), the one lifecycle (``lifecycle``), and one
+backend per module (``inotify`` on Linux, ``watchfiles_backend`` elsewhere)."""
+
+from providers.watch.changes import MAX_PENDING, Changes, Watcher, WatcherFactory
+from providers.watch.lifecycle import (
+    MAX_RESTARTS,
+    READY_TIMEOUT_S,
+    RestartBudget,
+    WatchLifecycle,
+    WatchReport,
+    WatchStatus,
+    default_watcher,
+)
+from providers.watch.watchfiles_backend import ChangeWatcher
+
+__all__ = [
+    "MAX_PENDING",
+    "MAX_RESTARTS",
+    "READY_TIMEOUT_S",
+    "ChangeWatcher",
+    "Changes",
+    "RestartBudget",
+    "WatchLifecycle",
+    "WatchReport",
+    "WatchStatus",
+    "Watcher",
+    "WatcherFactory",
+    "default_watcher",
+]
