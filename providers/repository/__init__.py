@@ -5,7 +5,12 @@
 - ``listing``: what git would show (``git ls-files``), read once per run;
 - ``walk``: the same listing without git, applying git's ignore rules;
 - ``excludes``: git's global excludes file;
-- ``files``: every file as one sorted tuple (listing, else walk).
+- ``files``: every file as one sorted tuple (listing, else walk);
+- ``sources``: safe reads (regular files only, bounded, confined) and ``FileKey``, the
+  one "has it changed";
+- ``paths``: confinement to the repository and repo-relative names;
+- ``ignore`` and ``wildmatch``: gitignore rules as git reads them, for where we match
+  ourselves.
 
 Imports nothing heavy at package level: providers load what they use.
 """

@@ -8,5 +8,7 @@ and neither imports the other. Modules:
 - ``frontmatter``: front matter YAML into a mapping, or a reason it is untrusted;
 - ``globs``: the globs tools write, matched the way each tool matches them;
 - ``load``: one file into a ``Rule`` or a ``Problem``;
-- ``catalog``: which rule files exist, re-read only when they change.
+- ``catalog``: which rule files exist, re-read only when they change;
+- ``conventions``: the convention file names (AGENTS.md, CLAUDE.md, ...) every tool reads;
+- ``expand``: ``@import`` expansion of a convention file or a rule, confined and capped.
 """
