@@ -16,10 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import pathspec  # noqa: E402  # after the path: the tests package is read from the checkout
-from pathspec import GitIgnoreSpec  # noqa: E402
+import pathspec  # after the path: the tests package is read from the checkout
+from pathspec import GitIgnoreSpec
 
-from tests.repository.gitignore_oracle import read_cases  # noqa: E402
+from tests.repository.gitignore_oracle import read_cases
 
 
 def main() -> None:
