@@ -43,7 +43,7 @@ def contribute(
     """The one way a request reaches a provider: checked once, budget 0 answered here."""
     turn = check_request(request)
     if turn.token_budget == 0:
-        return Contribution()
+        return Contribution(why_empty="the token budget is 0")
     return provider.collect(turn, counter)
 
 

@@ -90,7 +90,7 @@ class GitStatusProvider:
         settings, git = self._configured()
         tracker = self._tracker_for(turn.working_directory.resolve(), settings, git)
         if tracker is None:
-            return Contribution()
+            return Contribution(why_empty="not in a git repository")
         try:
             return tracker.contribute(turn.token_budget, turn.model_id, turn.files_touched, counter)
         except NotARepository:  # the repository went away since it was found

@@ -27,6 +27,9 @@ from providers.host.launcher import PluginProcess
 
 CONTRIBUTE_TIMEOUT_S = 30.0
 
+Section = content_pb2.ContextSection
+"""A section as it travels the chain (the wire type)."""
+
 
 @dataclass
 class Slot:

@@ -214,11 +214,14 @@ def _render(
                 texts[last] = texts[last].rstrip("\n") + "\n\n" + closing
         return tuple(texts)
 
+    if not units and not notes:
+        return Contribution(why_empty="no convention file in this repository")
     result = fit(units, budget, render, counter)
     if result is None:
-        if units or notes:
-            log.warning("token budget %d is too small for any convention content", budget)
-        return Contribution()
+        log.warning("token budget %d is too small for any convention content", budget)
+        return Contribution(
+            why_empty=f"the token budget {budget} is too small for any convention content"
+        )
     rendered = render(result.kept, result.dropped)
     labels = [path for path, text in zip(order, rendered, strict=False) if text]
     if len(rendered) > len(order):
