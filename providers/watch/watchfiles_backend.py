@@ -7,7 +7,6 @@ watch is in place, and every batch after it is recorded until the next drain
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -60,61 +59,12 @@ class ChangeWatcher(Backend):
                 raise_interrupt=False,
                 ignore_permission_denied=True,
             ):
-                if not self._ready.is_set() and not _watch_possible(os.fspath(self._root)):
-                    # Set up without a word (watchfiles ignores "no watches left" along
-                    # with permission errors), but with none left it may see only part.
-                    self._run_out("cannot see everything")
-                    break
                 self._in_place()
                 if batch:
                     self._record(path for _, path in batch)
-                    if self._lost_new_directory(batch):
-                        break
                 if self._stop.is_set():
                     break
         except Exception as exc:
             if _WATCH_LIMIT not in str(exc):
                 raise
             self._run_out("stopped")
-
-    def _lost_new_directory(self, batch: set[tuple[Any, str]]) -> bool:
-        """Whether a directory this batch created may have gone unwatched.
-
-        inotify watches are a per-user system limit. When they run out, the
-        watch already in place keeps running but cannot add the directories
-        created since: their changes would never be reported. One probe per
-        batch (adding a watch of our own on the first new directory) tells.
-        """
-        for change, path in batch:
-            if int(change) == _ADDED and os.path.isdir(path) and not _watch_possible(path):
-                self._run_out("can no longer see everything")
-                return True
-            if int(change) == _ADDED and os.path.isdir(path):
-                return False  # one probe per batch is enough
-        return False
-
-
-_ADDED = 1
-"""``watchfiles.Change.added``."""
-_ENOSPC = 28
-_IN_ATTRIB = 0x4
-_IN_NONBLOCK_CLOEXEC = 0o4000 | 0o2000000
-
-
-def _watch_possible(path: str) -> bool:
-    """Whether one more inotify watch can be added now (Linux; elsewhere assumed so)."""
-    import ctypes  # only once a directory was created under a watch
-
-    from providers.watch.inotify import _lib  # the one libc handle
-
-    lib = _lib()
-    if lib is None:
-        return True
-    fd = lib.inotify_init1(_IN_NONBLOCK_CLOEXEC)
-    if fd < 0:
-        return ctypes.get_errno() not in (_ENOSPC, 24)  # 24: EMFILE, no instances left
-    try:
-        wd = lib.inotify_add_watch(fd, os.fsencode(path), _IN_ATTRIB)
-        return wd >= 0 or ctypes.get_errno() != _ENOSPC
-    finally:
-        os.close(fd)

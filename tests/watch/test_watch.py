@@ -82,11 +82,20 @@ def test_git_noise_is_objects_and_logs_at_any_depth() -> None:
     assert not is_git_noise("/r/src/objects/x.py")
 
 
-def test_injected_watch_function_and_death_means_overflow(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("error", "exhausted"),
+    [("OS file watch limit reached.", True), ("Unable to decode path", False)],
+)
+def test_injected_watch_function_and_death_means_overflow(
+    tmp_path: Path, error: str, exhausted: bool
+) -> None:
+    """watchfiles' own "watch limit" error (its inotify backend, where ours cannot run) means
+    no new watcher is tried; any other death allows one."""
+
     def fake_watch(*_: Any, **__: Any) -> Iterator[set[tuple[int, str]]]:
         yield set()
         yield {(1, str(tmp_path / "a"))}
-        raise OSError("inotify watch limit reached")
+        raise OSError(error)
 
     watcher = ChangeWatcher(tmp_path, watch_fn=fake_watch)
     watcher.start(timeout=2)
@@ -96,6 +105,7 @@ def test_injected_watch_function_and_death_means_overflow(tmp_path: Path) -> Non
     changes = watcher.drain()
     assert changes.overflow  # the watcher died: callers must recompute everything
     assert not watcher.alive
+    assert watcher.exhausted is exhausted
 
 
 def test_a_dead_watcher_may_be_replaced_three_times_and_the_refusal_is_said_once(
