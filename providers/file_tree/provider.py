@@ -38,7 +38,6 @@ from providers.file_tree.settings import (
     DEFAULT_TOKEN_BUDGET,
     NAME,
     SCHEMA,
-    Settings,
     settings_from,
 )
 from providers.file_tree.view import tree_view
@@ -86,7 +85,7 @@ class FileTreeProvider:
     ) -> None:
         self._watcher_factory = watcher_factory
         self._runner = runner if runner is not None else GitRunner(environ)
-        self._settings = Settings()
+        self._settings = settings_from({})  # an empty provider block: the schema's defaults
         self._live: LiveListing | None = None
         self._answer: _Answer | None = None
         self._where: _Where | None = None

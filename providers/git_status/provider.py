@@ -25,7 +25,7 @@ from providers.core.types import (
     Identity,
     Stability,
 )
-from providers.git_status.git import Git, NotARepository
+from providers.git_status.git import Git, NotARepository, find_executable
 from providers.git_status.settings import (
     DEFAULT_TOKEN_BUDGET,
     NAME,
@@ -53,8 +53,10 @@ class GitStatusProvider:
     ) -> None:
         self._watcher_factory = watcher_factory
         self._environ = environ
-        self._settings: Settings | None = None
+        self._settings = settings_from({})  # an empty provider block: the schema's defaults
         self._git: Git | None = None
+        """Made by ``configure``, or by the first turn when none came: finding the executable
+        may fail, and that is a turn's error (or Configure's), never the constructor's."""
         self._tracker: RepoTracker | None = None
         self._lock = threading.Lock()  # the adapter may serve calls on several threads
 
@@ -71,24 +73,24 @@ class GitStatusProvider:
     def configure(self, config: Mapping[str, Any]) -> None:
         """Check the config (the git executable must exist) and drop every cache."""
         settings = settings_from(config)
+        git = self._git_for(settings)
         with self._lock:
             self._close()
             self._settings = settings
-            self._git = Git(settings.git, timeout_ms=settings.timeout_ms, environ=self._environ)
+            self._git = git
 
     def render(self, label: str, text: str) -> Node:
         """Render: the section as styled lines and lists (:func:`status_view`)."""
         return status_view(label, text)
 
     def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
-        if self._settings is None:
-            self.configure({})  # the kernel sent no Configure: defaults
         with self._lock:
-            return self._collect(turn, counter)
+            if self._git is None:  # the kernel sent no Configure
+                self._git = self._git_for(self._settings)
+            return self._collect(turn, counter, self._git)
 
-    def _collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
-        settings, git = self._configured()
-        tracker = self._tracker_for(turn.working_directory.resolve(), settings, git)
+    def _collect(self, turn: Turn, counter: TokenCounter, git: Git) -> Contribution:
+        tracker = self._tracker_for(turn.working_directory.resolve(), self._settings, git)
         if tracker is None:
             return Contribution(why_empty="not in a git repository")
         try:
@@ -115,10 +117,11 @@ class GitStatusProvider:
             self._tracker.stop()
             self._tracker = None
 
-    def _configured(self) -> tuple[Settings, Git]:
-        if self._settings is None or self._git is None:
-            raise RuntimeError("collect before configure")  # configure({}) ran just before
-        return self._settings, self._git
+    def _git_for(self, settings: Settings) -> Git:
+        """The configured git, found (``invalid_request`` when it is not there)."""
+        return Git(
+            find_executable(settings.git), timeout_ms=settings.timeout_ms, environ=self._environ
+        )
 
     def _tracker_for(
         self, working_directory: Path, settings: Settings, git: Git

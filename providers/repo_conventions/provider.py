@@ -44,7 +44,6 @@ from providers.repo_conventions.settings import (
     DEFAULT_TOKEN_BUDGET,
     NAME,
     SCHEMA,
-    Settings,
     settings_from,
 )
 from providers.repository.layout import RepoRoots
@@ -73,7 +72,7 @@ class RepoConventionsProvider:
     """Static context from the repository's convention files."""
 
     def __init__(self) -> None:
-        self._settings = Settings()
+        self._settings = settings_from({})  # an empty provider block: the schema's defaults
         self._cache: _Cached | None = None
         self._roots = RepoRoots()
         self._always = AlwaysRules()

@@ -113,7 +113,7 @@ class ScopedDocsProvider:
         self._watcher_factory: WatcherFactory = watcher_factory or default_watcher
         self._watch_start_timeout = watch_start_timeout
         self._reader = reader
-        self._settings = Settings()
+        self._settings = settings_from({})  # an empty provider block: the schema's defaults
         self._state: _RootState | None = None
         self._lock = threading.Lock()
         self._roots = RepoRoots()
