@@ -73,6 +73,10 @@ class McpFacts:
     registration: str
     waits_for_server: str
     instructions_reach: str
+    instructions_role: str
+    """The role of the message carrying the server's instructions."""
+    instructions_kept: Literal["all", "first_line"]
+    """How much of multi-line instructions reaches the model: put what matters first."""
     tool_approval: str
 
 
@@ -156,6 +160,8 @@ CLAUDE: Final = ClientFacts(
             'connect in the background and a request leaves "still connecting" without them'
         ),
         instructions_reach="every request once connected (a system-role message)",
+        instructions_role="system",
+        instructions_kept="all",
         tool_approval='"permissions": {"allow": ["mcp__NAME"]} in ~/.claude/settings.json',
     ),
     loads_by_itself=("CLAUDE.md", ".claude/rules/"),
@@ -202,6 +208,8 @@ GEMINI: Final = ClientFacts(
         registration='"mcpServers" in .gemini/settings.json or ~/.gemini/settings.json',
         waits_for_server="yes: the first request leaves after the server is up",
         instructions_reach="every request (in the first user message)",
+        instructions_role="user",
+        instructions_kept="all",
         tool_approval='"trust": true on the server entry',
     ),
     loads_by_itself=("GEMINI.md",),
@@ -240,7 +248,13 @@ CODEX: Final = ClientFacts(
     mcp=McpFacts(
         registration="[mcp_servers.NAME] (command, args) in $CODEX_HOME/config.toml",
         waits_for_server="only with required = true on the server's table",
-        instructions_reach="every request (the description of the mcp__NAME tool namespace)",
+        instructions_reach=(
+            "every request: with the default model (code mode) a developer message listing "
+            '"Deferred tool namespaces:" as "- mcp__NAME: FIRST LINE"; with models that get '
+            "plain function tools (gpt-5) the whole text, as the mcp__NAME namespace's description"
+        ),
+        instructions_role="developer",
+        instructions_kept="first_line",
         tool_approval='default_tools_approval_mode = "approve"',
     ),
     loads_by_itself=("AGENTS.md",),

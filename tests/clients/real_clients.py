@@ -121,7 +121,14 @@ def missing_reason(client: str) -> str | None:
 def is_conversation_request(request: Recorded) -> bool:
     """A request of the agent's conversation (it offers tools), not a side call."""
     body = request.body
-    return isinstance(body, dict) and bool(body.get("tools"))
+    if not isinstance(body, dict):
+        return False
+    extra = [
+        item
+        for item in body.get("input") or []
+        if isinstance(item, dict) and item.get("type") == "additional_tools"
+    ]
+    return bool(body.get("tools") or extra)
 
 
 def reached(text: str, requests: Iterable[Recorded]) -> list[int]:
@@ -219,6 +226,7 @@ def _prepare(
     mcp: Sequence[McpServer],
     extra_args: Sequence[str],
     trust_hooks: bool,
+    codex_model: str | None,
 ) -> _Prepared:
     home = work / "home"
     home.mkdir()
@@ -265,7 +273,7 @@ def _prepare(
         codex_home.mkdir()
         env.update(CODEX_HOME=str(codex_home), STUB_MODEL_KEY="stub")
         config = [
-            'model = "gpt-5"',
+            *([f"model = {json.dumps(codex_model)}"] if codex_model else []),
             'model_provider = "stub"',
             "",
             "[model_providers.stub]",
@@ -305,11 +313,13 @@ def run_client(
     mcp: Sequence[McpServer] = (),
     extra_args: Sequence[str] = (),
     extra_env: Mapping[str, str] | None = None,
+    codex_model: str | None = None,
     timeout_s: float = 60.0,
     workdir: Path | None = None,
 ) -> Run:
     """Run ``client`` one-shot in ``repo`` against a fresh stub answering ``script``.
 
+    ``codex_model`` None keeps Codex's own default model (and so its default tool set).
     ``trust_hooks`` False leaves out what makes Codex run hooks it has not reviewed.
     ``hooks_in`` is "user" (the temporary HOME's, or CODEX_HOME's, settings) or "project"
     (the repository's). ``workdir`` holds HOME and the like (a new temporary directory
@@ -318,7 +328,17 @@ def run_client(
     work = Path(tempfile.mkdtemp(prefix=f"{client}-run-", dir=workdir))
     with StubModel(list(script)) as stub:
         prepared = _prepare(
-            client, stub, work, repo, prompt, hooks, hooks_in, mcp, extra_args, trust_hooks
+            client,
+            stub,
+            work,
+            repo,
+            prompt,
+            hooks,
+            hooks_in,
+            mcp,
+            extra_args,
+            trust_hooks,
+            codex_model,
         )
         prepared.env.update(extra_env or {})
         started = time.monotonic()

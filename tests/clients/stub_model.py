@@ -64,7 +64,14 @@ class ReadFile:
     path: str
 
 
-Reply = Text | ReadFile
+@dataclass(frozen=True)
+class Patch:
+    """Codex only: a call of its ``apply_patch`` tool with ``patch`` (Codex's patch format)."""
+
+    patch: str
+
+
+Reply = Text | ReadFile | Patch
 
 
 @dataclass(frozen=True)
@@ -242,6 +249,8 @@ class _Handler(BaseHTTPRequestHandler):
             if isinstance(block, dict) and block.get("type") == "tool_result"
         )
         reply: Reply = self.model.reply_for(results) if body.get("tools") else Text(SIDE_REPLY)
+        if isinstance(reply, Patch):
+            reply = Text("stub: patches are a Codex reply")
         n = self.model.next_id()
         if isinstance(reply, ReadFile):
             block: dict[str, Any] = {
@@ -320,6 +329,8 @@ class _Handler(BaseHTTPRequestHandler):
                 if isinstance(p, dict) and "functionResponse" in p
             )
             reply = self.model.reply_for(results) if body.get("tools") else Text(SIDE_REPLY)
+            if isinstance(reply, Patch):
+                reply = Text("stub: patches are a Codex reply")
             if isinstance(reply, ReadFile):
                 part = {"functionCall": {"name": "read_file", "args": {"file_path": reply.path}}}
             else:
@@ -354,13 +365,38 @@ class _Handler(BaseHTTPRequestHandler):
             if isinstance(item, dict)
             and item.get("type") in ("function_call_output", "custom_tool_call_output")
         )
-        tools = {
-            str(tool.get("name")) for tool in body.get("tools") or [] if isinstance(tool, dict)
-        }
+        tools = _responses_tools(body)
         reply = self.model.reply_for(results) if tools else Text(SIDE_REPLY)
         n = self.model.next_id()
-        if isinstance(reply, ReadFile):
+        code_mode = "exec" in tools and "exec_command" not in tools
+        if isinstance(reply, (ReadFile, Patch)) and code_mode:
+            # Code mode: the model writes JavaScript that calls the nested tools.
+            if isinstance(reply, ReadFile):
+                call = f"tools.exec_command({{cmd: {json.dumps('cat ' + reply.path)}}})"
+            else:
+                call = f"tools.apply_patch({json.dumps(reply.patch)})"
+            source = (
+                f"const r = await {call};\ntext(typeof r === 'string' ? r : JSON.stringify(r));"
+            )
             item: dict[str, Any] = {
+                "type": "custom_tool_call",
+                "id": f"ctc_stub{n}",
+                "call_id": f"call_stub{n}",
+                "status": "completed",
+                "name": "exec",
+                "input": source,
+            }
+        elif isinstance(reply, Patch):
+            item = {
+                "type": "custom_tool_call",
+                "id": f"ctc_stub{n}",
+                "call_id": f"call_stub{n}",
+                "status": "completed",
+                "name": "apply_patch",
+                "input": reply.patch,
+            }
+        elif isinstance(reply, ReadFile):
+            item = {
                 "type": "function_call",
                 "id": f"fc_stub{n}",
                 "call_id": f"call_stub{n}",
@@ -424,6 +460,18 @@ class _Handler(BaseHTTPRequestHandler):
             yield "response.completed", {"type": "response.completed", "response": response}
 
         self._sse(events())
+
+
+def _responses_tools(body: Mapping[str, Any]) -> set[str]:
+    """Names of the top-level tools a Responses request offers: in ``tools``, or (Codex's
+    code mode) in the namespaces of an ``additional_tools`` input item."""
+    found = {str(t.get("name")) for t in body.get("tools") or [] if isinstance(t, dict)}
+    for item in body.get("input") or []:
+        if isinstance(item, dict) and item.get("type") == "additional_tools":
+            for tool in item.get("tools") or []:
+                found.add(str(tool.get("name")))
+                found.update(str(sub.get("name")) for sub in tool.get("tools") or [])
+    return found
 
 
 def _codex_shell_call(tools: set[str], command: str) -> dict[str, str]:

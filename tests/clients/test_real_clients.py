@@ -32,7 +32,7 @@ from tests.clients.real_clients import (
     reached_model,
     run_client,
 )
-from tests.clients.stub_model import ReadFile, Recorded, Text
+from tests.clients.stub_model import Patch, ReadFile, Recorded, Text
 
 HERE = Path(__file__).resolve().parent
 PROMPT = "MARK-PROMPT-5d1 please answer"
@@ -47,7 +47,7 @@ CONVENTIONS = {
 MARKS = {name: text.split("\n")[1] for name, text in CONVENTIONS.items()}
 RULE_DIR = ".claude/rules/"
 SLOW_HOOK_S = 1.5  # how long the timeout probes sleep
-MCP_INSTRUCTIONS = "MARK-MCP-6a2: the probe server answers questions about probes."
+MCP_INSTRUCTIONS = "MARK-MCP-6a2: the probe server answers questions.\nSecond line MARK-MCP-7b3."
 
 
 def mark(kind: str, event: str) -> str:
@@ -124,6 +124,27 @@ def run_stop(client: str, work: Path) -> Run:
     return run_client(client, repo, PROMPT, hooks=[hook], workdir=work)
 
 
+PATCH = (
+    "*** Begin Patch\n*** Update File: src/a.py\n@@\n"
+    "-print('MARK-FILE-a77')\n+print(1)\n*** End Patch\n"
+)
+
+
+def run_patch(client: str, work: Path) -> Run:
+    repo = make_repo(work / "repo", {SOURCE: SOURCE_TEXT})
+    event = facts.FACTS[client].events.after_tool
+    hook = context_hook(work, event, mark("CTX", event))[0]
+    return run_client(
+        client,
+        repo,
+        PROMPT,
+        script=[Patch(PATCH), Text("patched")],
+        hooks=[hook],
+        extra_args=["--sandbox", "workspace-write"],  # read-only rejects the patch
+        workdir=work,
+    )
+
+
 def run_mcp(client: str, work: Path) -> Run:
     repo = make_repo(work / "repo", {SOURCE: SOURCE_TEXT})
     server = McpServer(
@@ -139,8 +160,9 @@ SCENARIOS: dict[str, Callable[[str, Path], Run]] = {
     "mcp": run_mcp,
     "untrusted_hooks": run_untrusted_hooks,
     "stop": run_stop,
+    "patch": run_patch,
 }
-ONLY = {"untrusted_hooks": ("codex",), "stop": ("claude",)}
+ONLY = {"untrusted_hooks": ("codex",), "stop": ("claude",), "patch": ("codex",)}
 
 
 def scenario(runs: Runs, client: str, name: str) -> Run:
@@ -358,16 +380,38 @@ def test_after_tool_input_names_the_file(runs: Runs, client: str) -> None:
     assert [(repo / p).resolve() for p in paths] == [repo / SOURCE], data
 
 
+def test_codex_apply_patch_input_names_the_file(runs: Runs) -> None:
+    """facts.CODEX.file_tools (apply_patch, kind "patch"): Codex edits with apply_patch, whose
+    after-tool input carries the patch under "command"; the facts' parser gets its file
+    from the patch header, and the after-tool context reaches the next request."""
+    client = installed("codex")
+    run = ok(scenario(runs, client, "patch"))
+    repo = (run.home.parent.parent / "repo").resolve()
+    assert (repo / SOURCE).read_text() == "print(1)\n", run.describe()
+    data = _inputs(run, facts.FACTS[client].events.after_tool)[0]
+    assert data["tool_name"] == "apply_patch", data
+    paths = facts.paths_from_tool_input(client, data["tool_name"], data["tool_input"])
+    assert paths == (SOURCE,), data
+    event = facts.FACTS[client].events.after_tool
+    assert reached(mark("CTX", event), run.model_requests) == [1], run.describe()
+
+
 # -- (d) MCP server instructions ---------------------------------------------------------
 
 
 def test_mcp_instructions_reach_the_model(runs: Runs, client: str) -> None:
     """facts.mcp: a stdio MCP server registered as the facts say (Claude --mcp-config,
     Gemini mcpServers with trust, Codex [mcp_servers] required) has its server
-    instructions in every request."""
+    instructions in every request, in a message of the role the facts name; all their
+    lines, except Codex (default model): its first line only."""
     run = ok(scenario(runs, client, "mcp"))
     requests = run.model_requests
-    assert reached("MARK-MCP-6a2", requests) == list(range(len(requests))), run.describe()
+    everywhere = list(range(len(requests)))
+    assert reached("MARK-MCP-6a2", requests) == everywhere, run.describe()
+    second_line = facts.FACTS[client].mcp.instructions_kept == "all"
+    assert reached("MARK-MCP-7b3", requests) == (everywhere if second_line else []), run.describe()
+    roles = roles_carrying("MARK-MCP-6a2", requests[0])
+    assert roles == {facts.FACTS[client].mcp.instructions_role}, (roles, run.describe())
 
 
 def test_side_requests_are_not_the_conversation(runs: Runs, client: str) -> None:
