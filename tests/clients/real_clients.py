@@ -207,6 +207,17 @@ def _hook_settings(client: str, hooks: Sequence[Hook]) -> dict[str, Any]:
     return facts.hook_settings(client, [(h.event, h.command, h.timeout_s) for h in hooks])
 
 
+@dataclass(frozen=True)
+class _Options:
+    hooks: tuple[Hook, ...]
+    hooks_in: str
+    trust_hooks: bool
+    mcp: tuple[McpServer, ...]
+    claude_mcp: str
+    codex_model: str | None
+    extra_args: tuple[str, ...]
+
+
 @dataclass
 class _Prepared:
     argv: list[str]
@@ -216,18 +227,15 @@ class _Prepared:
 
 
 def _prepare(
-    client: str,
-    stub: StubModel,
-    work: Path,
-    repo: Path,
-    prompt: str,
-    hooks: Sequence[Hook],
-    hooks_in: str,
-    mcp: Sequence[McpServer],
-    extra_args: Sequence[str],
-    trust_hooks: bool,
-    codex_model: str | None,
+    client: str, stub: StubModel, work: Path, repo: Path, prompt: str, options: _Options
 ) -> _Prepared:
+    hooks, hooks_in, mcp, claude_mcp = (
+        options.hooks,
+        options.hooks_in,
+        options.mcp,
+        options.claude_mcp,
+    )
+    extra_args: Sequence[str] = options.extra_args
     home = work / "home"
     home.mkdir()
     env = {k: os.environ[k] for k in KEPT_ENV if k in os.environ}
@@ -246,11 +254,15 @@ def _prepare(
             base = repo if hooks_in == "project" else home
             _merge(base / info.hook_files.project, _hook_settings(client, hooks))
         if mcp:
-            # --mcp-config: -p waits for these servers; those of ~/.claude.json or .mcp.json
-            # connect in the background and may miss the first request.
-            config = work / "mcp.json"
-            _write_json(config, facts.mcp_json(client, _mcp_triples(mcp)))
-            extra_args = ["--mcp-config", str(config), *extra_args]
+            servers = facts.mcp_json(client, _mcp_triples(mcp))
+            if claude_mcp == "flag":
+                # -p waits for --mcp-config servers; those of ~/.claude.json (user scope)
+                # connect in the background and may miss the first request.
+                config = work / "mcp.json"
+                _write_json(config, servers)
+                extra_args = ["--mcp-config", str(config), *extra_args]
+            else:
+                _merge(home / ".claude.json", servers)
             allow = [f"mcp__{server.name}" for server in mcp]
             _merge(home / ".claude" / "settings.json", {"permissions": {"allow": allow}})
         argv = [binary, "-p", prompt, *extra_args]
@@ -273,7 +285,7 @@ def _prepare(
         codex_home.mkdir()
         env.update(CODEX_HOME=str(codex_home), STUB_MODEL_KEY="stub")
         config = [
-            *([f"model = {json.dumps(codex_model)}"] if codex_model else []),
+            *([f"model = {json.dumps(options.codex_model)}"] if options.codex_model else []),
             'model_provider = "stub"',
             "",
             "[model_providers.stub]",
@@ -290,7 +302,7 @@ def _prepare(
             base = repo if hooks_in == "project" else codex_home
             name = info.hook_files.project if hooks_in == "project" else info.hook_files.user
             _merge(base / name, _hook_settings(client, hooks))
-        trust = list(info.hook_trust_args) if hooks and trust_hooks else []
+        trust = list(info.hook_trust_args) if hooks and options.trust_hooks else []
         argv = [binary, "exec", "--skip-git-repo-check", *trust, *extra_args, prompt]
     else:
         raise ValueError(f"unknown client {client!r}")
@@ -314,11 +326,14 @@ def run_client(
     extra_args: Sequence[str] = (),
     extra_env: Mapping[str, str] | None = None,
     codex_model: str | None = None,
+    claude_mcp: str = "flag",
     timeout_s: float = 60.0,
     workdir: Path | None = None,
 ) -> Run:
     """Run ``client`` one-shot in ``repo`` against a fresh stub answering ``script``.
 
+    ``claude_mcp`` is how Claude Code gets the MCP servers: "flag" (--mcp-config) or
+    "user" (~/.claude.json).
     ``codex_model`` None keeps Codex's own default model (and so its default tool set).
     ``trust_hooks`` False leaves out what makes Codex run hooks it has not reviewed.
     ``hooks_in`` is "user" (the temporary HOME's, or CODEX_HOME's, settings) or "project"
@@ -327,19 +342,16 @@ def run_client(
     """
     work = Path(tempfile.mkdtemp(prefix=f"{client}-run-", dir=workdir))
     with StubModel(list(script)) as stub:
-        prepared = _prepare(
-            client,
-            stub,
-            work,
-            repo,
-            prompt,
-            hooks,
+        options = _Options(
+            tuple(hooks),
             hooks_in,
-            mcp,
-            extra_args,
             trust_hooks,
+            tuple(mcp),
+            claude_mcp,
             codex_model,
+            tuple(extra_args),
         )
+        prepared = _prepare(client, stub, work, repo, prompt, options)
         prepared.env.update(extra_env or {})
         started = time.monotonic()
         timed_out = False

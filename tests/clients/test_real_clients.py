@@ -153,6 +153,16 @@ def run_mcp(client: str, work: Path) -> Run:
     return run_client(client, repo, PROMPT, mcp=[server], workdir=work, timeout_s=90)
 
 
+SLOW_MCP_S = 4.0  # a server this slow to start is not up when Claude's first request leaves
+
+
+def run_slow_mcp_user_scope(client: str, work: Path) -> Run:
+    repo = make_repo(work / "repo", {SOURCE: SOURCE_TEXT})
+    args = (str(HERE / "mcp_server.py"), "probe", MCP_INSTRUCTIONS, str(SLOW_MCP_S))
+    server = McpServer("probe", sys.executable, args)
+    return run_client(client, repo, PROMPT, mcp=[server], claude_mcp="user", workdir=work)
+
+
 SCENARIOS: dict[str, Callable[[str, Path], Run]] = {
     "conventions": run_conventions,
     "agents_alone": run_agents_alone,
@@ -161,8 +171,14 @@ SCENARIOS: dict[str, Callable[[str, Path], Run]] = {
     "untrusted_hooks": run_untrusted_hooks,
     "stop": run_stop,
     "patch": run_patch,
+    "slow_mcp": run_slow_mcp_user_scope,
 }
-ONLY = {"untrusted_hooks": ("codex",), "stop": ("claude",), "patch": ("codex",)}
+ONLY = {
+    "untrusted_hooks": ("codex",),
+    "stop": ("claude",),
+    "patch": ("codex",),
+    "slow_mcp": ("claude",),
+}
 
 
 def scenario(runs: Runs, client: str, name: str) -> Run:
@@ -412,6 +428,18 @@ def test_mcp_instructions_reach_the_model(runs: Runs, client: str) -> None:
     assert reached("MARK-MCP-7b3", requests) == (everywhere if second_line else []), run.describe()
     roles = roles_carrying("MARK-MCP-6a2", requests[0])
     assert roles == {facts.FACTS[client].mcp.instructions_role}, (roles, run.describe())
+
+
+def test_claude_does_not_wait_for_user_scope_mcp_servers(runs: Runs) -> None:
+    """facts.CLAUDE.mcp.waits_for_server: claude -p does not wait for a server registered in
+    ~/.claude.json: a slow one is "still connecting" when the request leaves, without its
+    instructions (the --mcp-config server of the test above was waited for)."""
+    client = installed("claude")
+    assert "-p waits for --mcp-config servers only" in facts.CLAUDE.mcp.waits_for_server
+    run = ok(scenario(runs, client, "slow_mcp"))
+    first = run.model_requests[0]
+    assert not reached("MARK-MCP-6a2", [first]), run.describe()
+    assert "still connecting" in first.text and "probe" in first.text, run.describe()
 
 
 def test_side_requests_are_not_the_conversation(runs: Runs, client: str) -> None:
