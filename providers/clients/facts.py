@@ -95,6 +95,8 @@ class ClientFacts:
     hook_files: SettingsFiles
     hook_trust_args: tuple[str, ...]
     """Command-line arguments without which the client skips the hooks (silently)."""
+    project_trust_args: tuple[str, ...]
+    """Command-line arguments without which the client ignores the project's hook file."""
     timeout_unit: TimeoutUnit
     hook_input_fields: tuple[str, ...]
     prompt_input_fields: tuple[str, ...]
@@ -139,6 +141,7 @@ CLAUDE: Final = ClientFacts(
         project=".claude/settings.json", user=".claude/settings.json", user_root="~"
     ),
     hook_trust_args=(),
+    project_trust_args=(),
     timeout_unit="s",
     hook_input_fields=COMMON_INPUT_FIELDS,
     prompt_input_fields=("prompt",),
@@ -195,6 +198,7 @@ GEMINI: Final = ClientFacts(
         project=".gemini/settings.json", user=".gemini/settings.json", user_root="~"
     ),
     hook_trust_args=(),
+    project_trust_args=(),  # measured in a trusted workspace (GEMINI_CLI_TRUST_WORKSPACE=true)
     timeout_unit="ms",
     hook_input_fields=COMMON_INPUT_FIELDS,
     prompt_input_fields=("prompt",),
@@ -237,6 +241,8 @@ CODEX: Final = ClientFacts(
         project=".codex/hooks.json", user="hooks.json", user_root="$CODEX_HOME"
     ),
     hook_trust_args=("--dangerously-bypass-hook-trust",),
+    # --trust writes [projects."ROOT"] trust_level = "trusted" into config.toml.
+    project_trust_args=("--trust",),
     timeout_unit="s",
     hook_input_fields=COMMON_INPUT_FIELDS,
     prompt_input_fields=("prompt",),

@@ -303,6 +303,8 @@ def _prepare(
             name = info.hook_files.project if hooks_in == "project" else info.hook_files.user
             _merge(base / name, _hook_settings(client, hooks))
         trust = list(info.hook_trust_args) if hooks and options.trust_hooks else []
+        if hooks and options.trust_hooks and hooks_in == "project":
+            trust += info.project_trust_args
         argv = [binary, "exec", "--skip-git-repo-check", *trust, *extra_args, prompt]
     else:
         raise ValueError(f"unknown client {client!r}")
@@ -335,7 +337,8 @@ def run_client(
     ``claude_mcp`` is how Claude Code gets the MCP servers: "flag" (--mcp-config) or
     "user" (~/.claude.json).
     ``codex_model`` None keeps Codex's own default model (and so its default tool set).
-    ``trust_hooks`` False leaves out what makes Codex run hooks it has not reviewed.
+    ``trust_hooks`` False leaves out what makes Codex run hooks it has not reviewed (and
+    trust the project, for project hooks).
     ``hooks_in`` is "user" (the temporary HOME's, or CODEX_HOME's, settings) or "project"
     (the repository's). ``workdir`` holds HOME and the like (a new temporary directory
     when None; it is left for the caller to inspect).

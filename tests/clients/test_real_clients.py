@@ -118,6 +118,30 @@ def run_untrusted_hooks(client: str, work: Path) -> Run:
     return run_client(client, repo, PROMPT, hooks=[hook], trust_hooks=False, workdir=work)
 
 
+def run_project_hooks(client: str, work: Path) -> Run:
+    repo = make_repo(work / "repo", {SOURCE: SOURCE_TEXT})
+    event = facts.FACTS[client].events.per_prompt
+    hook = context_hook(work, event, mark("PROJECT", event))[0]
+    return run_client(client, repo, PROMPT, hooks=[hook], hooks_in="project", workdir=work)
+
+
+def run_project_hooks_untrusted(client: str, work: Path) -> Run:
+    """Hook trust given, project trust not."""
+    repo = make_repo(work / "repo", {SOURCE: SOURCE_TEXT})
+    event = facts.FACTS[client].events.per_prompt
+    hook = context_hook(work, event, mark("PROJECT", event))[0]
+    return run_client(
+        client,
+        repo,
+        PROMPT,
+        hooks=[hook],
+        hooks_in="project",
+        trust_hooks=False,
+        extra_args=facts.FACTS[client].hook_trust_args,
+        workdir=work,
+    )
+
+
 def run_stop(client: str, work: Path) -> Run:
     repo = make_repo(work / "repo", {SOURCE: SOURCE_TEXT})
     hook = context_hook(work, "Stop", mark("CTX", "Stop"))[0]
@@ -172,12 +196,15 @@ SCENARIOS: dict[str, Callable[[str, Path], Run]] = {
     "stop": run_stop,
     "patch": run_patch,
     "slow_mcp": run_slow_mcp_user_scope,
+    "project_hooks": run_project_hooks,
+    "project_hooks_untrusted": run_project_hooks_untrusted,
 }
 ONLY = {
     "untrusted_hooks": ("codex",),
     "stop": ("claude",),
     "patch": ("codex",),
     "slow_mcp": ("claude",),
+    "project_hooks_untrusted": ("codex",),
 }
 
 
@@ -350,6 +377,26 @@ def test_codex_skips_untrusted_hooks(runs: Runs) -> None:
     run = ok(scenario(runs, client, "untrusted_hooks"))
     event = facts.FACTS[client].events.per_prompt
     assert not reached_model(mark("UNTRUSTED", event), run), run.describe()
+
+
+def test_project_hook_file(runs: Runs, client: str) -> None:
+    """facts.hook_files.project / project_trust_args: hooks in the repository's own file
+    (.claude/settings.json, .gemini/settings.json, .codex/hooks.json) reach the model;
+    Codex reads its project file only in a trusted project (--trust)."""
+    run = ok(scenario(runs, client, "project_hooks"))
+    event = facts.FACTS[client].events.per_prompt
+    assert reached_model(mark("PROJECT", event), run), run.describe()
+    repo = run.home.parent.parent / "repo"
+    assert (repo / facts.FACTS[client].hook_files.project).is_file()
+
+
+def test_codex_ignores_hooks_of_an_untrusted_project(runs: Runs) -> None:
+    """facts.CODEX.project_trust_args: without --trust, Codex ignores .codex/hooks.json even
+    with --dangerously-bypass-hook-trust."""
+    client = installed("codex")
+    run = ok(scenario(runs, client, "project_hooks_untrusted"))
+    event = facts.FACTS[client].events.per_prompt
+    assert not reached_model(mark("PROJECT", event), run), run.describe()
 
 
 # -- (c) hook input ---------------------------------------------------------------------
