@@ -271,6 +271,8 @@ def _prepare(
             GOOGLE_GEMINI_BASE_URL=stub.url,
             GEMINI_API_KEY="stub",
             GEMINI_CLI_TRUST_WORKSPACE="true",
+            # Not re-executing node with a larger heap saves 1.5 s a run, nothing else.
+            GEMINI_CLI_NO_RELAUNCH="true",
         )
         user_settings = home / info.hook_files.user
         _merge(user_settings, {"security": {"auth": {"selectedType": "gemini-api-key"}}})

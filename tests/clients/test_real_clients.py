@@ -62,11 +62,6 @@ def run_conventions(client: str, work: Path) -> Run:
     return run_client(client, repo, PROMPT, workdir=work)
 
 
-def run_agents_alone(client: str, work: Path) -> Run:
-    repo = make_repo(work / "repo", {"AGENTS.md": CONVENTIONS["AGENTS.md"]})
-    return run_client(client, repo, PROMPT, workdir=work)
-
-
 def _hooks(client: str, work: Path) -> list[Any]:
     """The hooks of the hook scenario: one context hook at each event the facts name, plain
     stdout at two of them, every never-use event, and two timeout probes."""
@@ -119,7 +114,8 @@ def run_untrusted_hooks(client: str, work: Path) -> Run:
 
 
 def run_project_hooks(client: str, work: Path) -> Run:
-    repo = make_repo(work / "repo", {SOURCE: SOURCE_TEXT})
+    # AGENTS.md without CLAUDE.md: the same run shows whether the client loads it then.
+    repo = make_repo(work / "repo", {SOURCE: SOURCE_TEXT, "AGENTS.md": CONVENTIONS["AGENTS.md"]})
     event = facts.FACTS[client].events.per_prompt
     hook = context_hook(work, event, mark("PROJECT", event))[0]
     return run_client(client, repo, PROMPT, hooks=[hook], hooks_in="project", workdir=work)
@@ -189,7 +185,6 @@ def run_slow_mcp_user_scope(client: str, work: Path) -> Run:
 
 SCENARIOS: dict[str, Callable[[str, Path], Run]] = {
     "conventions": run_conventions,
-    "agents_alone": run_agents_alone,
     "hooks": run_hooks,
     "mcp": run_mcp,
     "untrusted_hooks": run_untrusted_hooks,
@@ -278,7 +273,7 @@ def test_convention_files_loaded_by_itself(runs: Runs, client: str) -> None:
 def test_agents_md_alone(runs: Runs, client: str) -> None:
     """facts.loads_unless: Claude loads a root AGENTS.md only when there is no CLAUDE.md;
     Codex always; Gemini never."""
-    run = ok(scenario(runs, client, "agents_alone"))
+    run = ok(scenario(runs, client, "project_hooks"))
     expected = "AGENTS.md" in facts.loaded_conventions(client, ["AGENTS.md"])
     assert reached_model(MARKS["AGENTS.md"], run) is expected, run.describe()
 
