@@ -247,6 +247,8 @@ CODEX: Final = ClientFacts(
     hook_input_fields=COMMON_INPUT_FIELDS,
     prompt_input_fields=("prompt",),
     tool_input_fields=("tool_name", "tool_input", "tool_response"),
+    # With Codex's default model the shell runs inside its JavaScript "exec" tool (code
+    # mode); the hooks still see Bash with the command string, and apply_patch with the patch.
     file_tools=(
         FileTool("Bash", ("command",), kind="shell"),
         FileTool("apply_patch", ("command",), kind="patch"),

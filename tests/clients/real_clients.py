@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -223,7 +223,12 @@ class _Prepared:
     argv: list[str]
     env: dict[str, str]
     home: Path
-    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _hook_file(info: facts.ClientFacts, repo: Path, user_root: Path, hooks_in: str) -> Path:
+    if hooks_in == "project":
+        return repo / info.hook_files.project
+    return user_root / info.hook_files.user
 
 
 def _prepare(
@@ -251,16 +256,15 @@ def _prepare(
             DISABLE_AUTOUPDATER="1",
         )
         if hooks:
-            base = repo if hooks_in == "project" else home
-            _merge(base / info.hook_files.project, _hook_settings(client, hooks))
+            _merge(_hook_file(info, repo, home, hooks_in), _hook_settings(client, hooks))
         if mcp:
             servers = facts.mcp_json(client, _mcp_triples(mcp))
             if claude_mcp == "flag":
                 # -p waits for --mcp-config servers; those of ~/.claude.json (user scope)
                 # connect in the background and may miss the first request.
-                config = work / "mcp.json"
-                _write_json(config, servers)
-                extra_args = ["--mcp-config", str(config), *extra_args]
+                mcp_config = work / "mcp.json"
+                _write_json(mcp_config, servers)
+                extra_args = ["--mcp-config", str(mcp_config), *extra_args]
             else:
                 _merge(home / ".claude.json", servers)
             allow = [f"mcp__{server.name}" for server in mcp]
@@ -277,8 +281,7 @@ def _prepare(
         user_settings = home / info.hook_files.user
         _merge(user_settings, {"security": {"auth": {"selectedType": "gemini-api-key"}}})
         if hooks:
-            base = repo if hooks_in == "project" else home
-            _merge(base / info.hook_files.project, _hook_settings(client, hooks))
+            _merge(_hook_file(info, repo, home, hooks_in), _hook_settings(client, hooks))
         if mcp:
             _merge(user_settings, facts.mcp_json(client, _mcp_triples(mcp)))
         argv = [binary, "-p", prompt, *extra_args]
@@ -301,9 +304,7 @@ def _prepare(
             config.append(facts.codex_mcp_toml(_mcp_triples(mcp)))
         (codex_home / "config.toml").write_text("\n".join(config), encoding="utf-8")
         if hooks:
-            base = repo if hooks_in == "project" else codex_home
-            name = info.hook_files.project if hooks_in == "project" else info.hook_files.user
-            _merge(base / name, _hook_settings(client, hooks))
+            _merge(_hook_file(info, repo, codex_home, hooks_in), _hook_settings(client, hooks))
         trust = list(info.hook_trust_args) if hooks and options.trust_hooks else []
         if hooks and options.trust_hooks and hooks_in == "project":
             trust += info.project_trust_args

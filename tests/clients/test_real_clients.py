@@ -173,7 +173,7 @@ def run_mcp(client: str, work: Path) -> Run:
     return run_client(client, repo, PROMPT, mcp=[server], workdir=work, timeout_s=90)
 
 
-SLOW_MCP_S = 4.0  # a server this slow to start is not up when Claude's first request leaves
+SLOW_MCP_S = 10.0  # a server this slow to start is not up when Claude's first request leaves
 
 
 def run_slow_mcp_user_scope(client: str, work: Path) -> Run:
