@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import tomllib
+from pathlib import Path
 from types import MappingProxyType
 
 import pytest
@@ -27,6 +28,15 @@ def test_every_client_has_its_entry() -> None:
         used = {events.session_start, events.per_prompt, events.after_tool}
         assert not used & set(events.never), info.name
         assert used == set(info.context_lands), info.name
+
+
+def test_packages_agree_with_the_pins() -> None:
+    """facts.npm_package names the package tests/clients/versions.json pins (the only place
+    with versions)."""
+    pins = json.loads((Path(__file__).parent / "versions.json").read_text())
+    assert {name: f.npm_package for name, f in facts.FACTS.items()} == {
+        name: pin["package"] for name, pin in pins.items()
+    }
 
 
 def test_hook_output_shape() -> None:

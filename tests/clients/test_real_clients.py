@@ -64,14 +64,14 @@ def run_conventions(client: str, work: Path) -> Run:
 
 def _hooks(client: str, work: Path) -> list[Any]:
     """The hooks of the hook scenario: one context hook at each event the facts name, plain
-    stdout at two of them, every never-use event, and two timeout probes."""
+    stdout at those three, every never-use event, and two timeout probes."""
     events = facts.FACTS[client].events
     hooks = []
     # Context that re-opens the turn has its own scenario (it makes many requests).
     never = [event for event, avoid in events.never.items() if avoid.kind != "reopens"]
     for event in (events.session_start, events.per_prompt, events.after_tool, *never):
         hooks.append(context_hook(work, event, mark("CTX", event))[0])
-    for event in (events.session_start, events.after_tool):
+    for event in (events.session_start, events.per_prompt, events.after_tool):
         hooks.append(context_hook(work, event, mark("PLAIN", event), plain=True)[0])
     # A hook slower than its timeout is cut off; one well within it is not. In the wrong
     # unit (seconds read as ms, or ms as seconds) one of the two would come out otherwise.
@@ -316,10 +316,11 @@ def test_after_tool_hook_reaches_request_after_the_read(runs: Runs, client: str)
 
 def test_plain_stdout_reaches_only_where_the_facts_say(runs: Runs, client: str) -> None:
     """facts.plain_stdout_reaches: bare stdout (no JSON) from a hook reaches the model at
-    session start for Claude and Codex, never for Gemini, and never after a tool."""
+    session start and per prompt for Claude and Codex, never for Gemini, and never after a
+    tool."""
     run = ok(scenario(runs, client, "hooks"))
     info = facts.FACTS[client]
-    for event in (info.events.session_start, info.events.after_tool):
+    for event in (info.events.session_start, info.events.per_prompt, info.events.after_tool):
         expected = event in info.plain_stdout_reaches
         assert reached_model(mark("PLAIN", event), run) is expected, (event, run.describe())
 
