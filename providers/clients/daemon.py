@@ -159,6 +159,7 @@ class Daemon:
     # -- bring-up ----------------------------------------------------------------------
 
     def bring_up(self) -> None:
+        started = time.monotonic()
         try:
             config, problem = repository_config(self.root)
             if problem:
@@ -173,7 +174,9 @@ class Daemon:
             self.bridge = Bridge(
                 self.root, self.session.slots, kinds_of(config, stabilities), store
             )
-            log.info("serving %s: %s", self.root, ", ".join(s.name for s in self.session.slots))
+            names = ", ".join(s.name for s in self.session.slots)
+            up = time.monotonic() - started
+            log.info("serving %s: %s (up in %.2f s)", self.root, names, up)
         except Exception:
             log.exception("bring-up failed")
         finally:

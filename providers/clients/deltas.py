@@ -137,11 +137,11 @@ def _changed_lead(piece: Piece, before: str | None) -> str:
     if before is None:
         return ""
     if piece.kind == "git_status":
-        return "git status changed since the last turn (this replaces the earlier one):"
+        return "git status changed since the last turn; this replaces it:"
     if piece.kind == "file_tree":
-        return "Files were added or removed since the file tree was shown (this replaces it):"
+        return "Files were added or removed; this file tree replaces the earlier one:"
     name = piece.path or piece.label
-    return f"{name} changed since it was shown (this replaces the earlier text):"
+    return f"{name} changed since it was shown; this replaces it:"
 
 
 def _fit(memory: Memory, chosen: Sequence[tuple[Piece, str]], budget: int) -> Added:

@@ -105,7 +105,7 @@ def test_a_change_is_said_once_and_replaces_what_was_shown(bridge: BridgeEnv, re
 
     (repo / "src" / "new_module.py").write_text("x = 1\n", encoding="utf-8")
     added = wait_for_context(bridge, client, session, repo)
-    assert "Files were added or removed since the file tree was shown" in added
+    assert "Files were added or removed; this file tree replaces" in added
     assert "new_module.py" in added
     assert bridge.hook(client, prompt(client, session, repo), cwd=repo).stdout == ""
     (repo / "src" / "new_module.py").unlink()
