@@ -148,13 +148,14 @@ def socket_round_trip(repeat: int) -> float:
     return median(samples[3:])
 
 
-def python_pass(repeat: int) -> float:
-    """A bare ``python3 -c pass``: the base interpreter, outside any virtual environment."""
+def python_pass(repeat: int, *flags: str) -> float:
+    """A bare ``python3 -c pass``: the base interpreter, outside any virtual environment
+    (with ``flags``: ``-I -S``, the cheapest start there is, a stricter floor)."""
     python = getattr(sys, "_base_executable", sys.executable)
     samples = []
     for _ in range(repeat + 2):
         started = time.perf_counter()
-        subprocess.run([python, "-c", "pass"], check=True)
+        subprocess.run([python, *flags, "-c", "pass"], check=True)
         samples.append(time.perf_counter() - started)
     return median(samples[2:])
 
@@ -283,9 +284,12 @@ def main() -> int:
     try:
         small = generate(work / "warm", 1000)
         print("1. warm hook (a prompt where nothing changed)")
-        floor = python_pass(args.repeat * 4) + socket_round_trip(args.repeat * 4)
+        trip = socket_round_trip(args.repeat * 4)
+        floor = python_pass(args.repeat * 4) + trip
+        strict = python_pass(args.repeat * 4, "-I", "-S") + trip
         hook = warm_hook(env, small, args.repeat * 4)
         print(row("  hook vs python3 -c pass + socket RTT", hook * 1e3, floor * 1e3, 1.5))
+        print(row("  hook vs python3 -I -S -c pass + RTT", hook * 1e3, strict * 1e3, 1.5))
         env.stop(small)
 
         print("2. first hook of a session vs the slowest standalone command")

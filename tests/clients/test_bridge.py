@@ -250,3 +250,27 @@ def test_bad_input_is_logged_never_printed(bridge: BridgeEnv, repo: Path) -> Non
     )
     assert garbage.returncode == 0 and garbage.stdout == b"" and garbage.stderr == b""
     assert wait_until(lambda: "Expecting property name" in bridge.log(), 5), bridge.log()
+
+
+def test_the_hook_imports_almost_nothing(bridge: BridgeEnv, repo: Path) -> None:
+    """A warm hook costs an interpreter start and a socket round trip: run as setup
+    writes it, the hook loads no site, no json, no socket module, nothing of ours but
+    places and wire."""
+    bridge.hook("claude", session_start("claude", "imports", repo), cwd=repo)
+    done = subprocess.run(
+        [sys.executable, "-S", "-E", "-s", "-X", "importtime", str(HOOK), "claude"],
+        input=json.dumps(prompt("claude", "imports", repo)).encode(),
+        capture_output=True,
+        cwd=repo,
+        env=bridge.env,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout == b""
+    modules = {
+        line.split("|")[-1].strip()
+        for line in done.stderr.decode().splitlines()
+        if line.startswith("import time:") and "|" in line
+    } - {"imported package"}
+    heavy = {"site", "json", "socket", "argparse", "grpc", "contextlib", "pathlib", "re"}
+    assert not modules & heavy, sorted(modules)
+    assert {"places", "wire"} <= modules, sorted(modules)
