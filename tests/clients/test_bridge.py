@@ -274,3 +274,34 @@ def test_the_hook_imports_almost_nothing(bridge: BridgeEnv, repo: Path) -> None:
     heavy = {"site", "json", "socket", "argparse", "grpc", "contextlib", "pathlib", "re"}
     assert not modules & heavy, sorted(modules)
     assert {"places", "wire"} <= modules, sorted(modules)
+
+
+def test_doctor_shows_processes_settings_and_problems(bridge: BridgeEnv, repo: Path) -> None:
+    bridge.hook("claude", session_start("claude", "doctor", repo), cwd=repo)
+    script = Path(sys.executable).parent / "context-providers"
+    subprocess.run(
+        [str(script), "setup", "gemini", "--scope", "project", "--repo", str(repo)],
+        env=bridge.env,
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        [sys.executable, "-S", "-E", "-s", str(HOOK), "claude"],
+        input=b"{broken",
+        cwd=repo,
+        env=bridge.env,
+        check=True,
+    )
+    done = subprocess.run(
+        [str(script), "doctor", "--repo", str(repo)],
+        env=bridge.env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    out = done.stdout
+    assert f"{repo}: pid " in out and "providers: repo_conventions, git_status" in out
+    assert "gemini project" in out and "SessionStart, BeforeAgent, AfterTool, SessionEnd" in out
+    assert "Expecting property name" in out  # the last problem, from the log
+    (repo / ".gemini" / "settings.json").unlink()
+    (repo / ".gemini").rmdir()
