@@ -32,7 +32,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     "registry": frozenset({"core"}),
     "goplugin": frozenset({"core", "registry", "repository", "_gen"}),
     "host": frozenset({"core", "registry", "goplugin", "_gen"}),
-    "clients": frozenset({"core", "registry", "host", "repository", "cli"}),
+    # markdown: to find the @imports of the convention files a client loads itself (a
+    # CLAUDE.md saying @AGENTS.md brings AGENTS.md in), so the bridge does not send them
+    "clients": frozenset({"core", "registry", "host", "repository", "markdown", "cli"}),
     "cli": frozenset({"core", "registry", "host", "goplugin", "repository"}),
     "entry": frozenset({"registry", "goplugin", "cli"}),
     "__main__": frozenset({"core", "registry", "cli", "clients"}),
