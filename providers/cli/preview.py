@@ -27,9 +27,9 @@ from providers.cli.console import CommandParser
 from providers.cli.scratch import scratch_repository
 from providers.core.types import ContextRequest, ModelTarget
 from providers.host.agent_config import ConfigError, load_agent_config
+from providers.host.bringup import open_plugins
 from providers.host.chain import TurnResult, run_turn
-from providers.host.rendering import rendered_turn
-from providers.host.session import open_session
+from providers.host.render import rendered_turn
 
 DEFAULT_TURNS: list[dict[str, Any]] = [{"files_touched": []}]
 PREVIEW_MODEL = ModelTarget("preview-model", context_window=200_000, effective_ceiling=180_000)
@@ -43,7 +43,7 @@ def load_turns(directory: Path) -> list[list[str]]:
     return [list(turn.get("files_touched", [])) for turn in data.get("turns", DEFAULT_TURNS)]
 
 
-def render_table(result: TurnResult) -> str:
+def turn_table(result: TurnResult) -> str:
     rows = [("provider", "label", "tokens/budget", "stability", "truncated")]
     for outcome in result.outcomes:
         accepted = {id(s) for s in outcome.accepted}
@@ -110,12 +110,12 @@ def _run(
         sys.stderr.write(f"error: {exc}\n")
         return 2
     logs: list[str] = []
-    with open_session(
+    with open_plugins(
         config,
         ceilings=(PREVIEW_MODEL.effective_ceiling,),
         log_sink=logs.append,
         count_tokens=not kernel_compat,
-    ) as session:
+    ) as plugins:
         session_id = str(uuid.uuid4())
         edited: set[str] = set()
         for number, touched in enumerate(load_turns(directory), start=1):
@@ -130,21 +130,21 @@ def _run(
                 session_id=session_id,
                 turn_id=f"turn-{number}",
             )
-            result = run_turn(session.slots, request)
+            result = run_turn(plugins.slots, request)
             out.write(f"{'=' * 30} turn {number} {'=' * 30}\n")
             out.write(f"files_touched: {', '.join(touched) or '(none)'}\n\n")
             out.write(result.prompt() + "\n")
-            out.write(render_table(result) + "\n")
+            out.write(turn_table(result) + "\n")
             problems = [f"{o.name}: {p}" for o in result.outcomes for p in o.problems]
             for line in problems:
                 out.write(f"! {line}\n")
             if render:
-                out.write("\n" + rendered_turn(session.slots, result))
+                out.write("\n" + rendered_turn(plugins.slots, result))
             out.write("\n")
         if logs:
             out.write("provider logs:\n" + "".join(f"  {line}\n" for line in logs))
         out.write("warnings:\n")
-        out.write("".join(f"  - {w}\n" for w in session.warnings) or "  (none)\n")
+        out.write("".join(f"  - {w}\n" for w in plugins.warnings) or "  (none)\n")
     return 0
 
 

@@ -150,7 +150,7 @@ def list_again(
     """List ``root`` completely; True when nothing changed since ``previous``.
 
     An unchanged listing is ``previous`` itself, or a new one sharing its
-    tree, so the tree's version (and the answer rendered from it) carries
+    tree, so the tree's version (and the answer written from it) carries
     over. ``previous`` is dropped before a new tree is built: one listing in
     memory at a time. Raises ``OSError`` when ``root`` itself cannot be read.
     """

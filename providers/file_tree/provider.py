@@ -2,8 +2,8 @@
 
 Per Contribute: validate the request -> the live listing of the root
 (``live.py``: cached, kept current by the watcher) -> rank expansion steps
-around ``files_touched`` (``plan.py``) -> fit and render one dynamic section
-(``render.py``). A turn where neither the listing nor the request changed
+around ``files_touched`` (``plan.py``) -> fit one dynamic section to the budget
+(``section.py``). A turn where neither the listing nor the request changed
 returns the previous contribution without walking or running git.
 """
 
@@ -33,7 +33,8 @@ from providers.file_tree.live import LiveListing
 from providers.file_tree.miner import HistoryMiner
 from providers.file_tree.notes import annotator
 from providers.file_tree.rank import Focus, order_touched
-from providers.file_tree.render import View, render_section
+from providers.file_tree.render import render_file_tree
+from providers.file_tree.section import Presentation, build_section
 from providers.file_tree.settings import (
     DEFAULT_TOKEN_BUDGET,
     NAME,
@@ -41,7 +42,6 @@ from providers.file_tree.settings import (
     Settings,
     settings_from,
 )
-from providers.file_tree.view import tree_view
 from providers.repository.gitexec import GitRunner
 from providers.repository.layout import RepoRoots
 from providers.repository.paths import normalise_touched
@@ -114,8 +114,8 @@ class FileTreeProvider:
             self._drop()
 
     def render(self, label: str, text: str) -> Node:
-        """Render: the tree as nested lists of its entries (:func:`tree_view`)."""
-        return tree_view(label, text)
+        """Render: the tree as nested lists of its entries (:func:`render_file_tree`)."""
+        return render_file_tree(label, text)
 
     def answer_sent(self) -> None:
         """The answer is out: the watcher may start (:meth:`LiveListing.answer_sent`)."""
@@ -157,14 +157,14 @@ class FileTreeProvider:
             if self._answer is not None and self._answer.key == key:
                 return self._answer.contribution
             settings = self._settings
-            view = View(
+            presentation = Presentation(
                 root.name or ".",  # the repository's name, never a machine path
                 settings.show_files,
                 settings.max_depth,
                 listing.unreadable,
                 annotator(root, listing.submodules),
             )
-            section = render_section(listing.tree, view, focus, turn.token_budget, counter)
+            section = build_section(listing.tree, presentation, focus, turn.token_budget, counter)
             if section is None:
                 log.warning("token budget %d is too small for the file tree", turn.token_budget)
             contribution = Contribution((section,) if section is not None else ())

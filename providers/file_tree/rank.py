@@ -121,7 +121,7 @@ class Focus:
 
 
 class Weights:
-    """Entry weights for one rendering (directories' computed once each)."""
+    """Entry weights for one section (directories' computed once each)."""
 
     def __init__(self, history: History | None) -> None:
         self._history = history

@@ -41,8 +41,8 @@ def ancestors(path: str) -> list[str]:
     return found
 
 
-class Session:
-    """One agent session's view: the paths seen and the docs they activated."""
+class SessionDocs:
+    """One agent session's docs: the paths it touched and the docs they activated."""
 
     def __init__(self) -> None:
         self.seen: dict[str, None] = {}

@@ -4,7 +4,7 @@
    files looked up per touched directory; a watcher says what to re-read;
 2. match (``activation.py``): only paths new this turn, against rules not yet
    active (``index.py`` prefilters); a doc once active stays active;
-3. render (``layout.py``): one DYNAMIC section per doc, most specific first,
+3. fit (``sections.py``): one DYNAMIC section per doc, most specific first,
    fitted to the budget, with an index of what was left out and why.
 
 A turn with no new path and no change on disk reads nothing and returns the
@@ -33,12 +33,12 @@ from providers.rules.catalog import Catalog
 from providers.rules.conventions import cwd_chain
 from providers.rules.load import CONTINUE_COLOCATED, Reader, Rule, default_reader
 from providers.rules.order import in_builtin_rule_dir, precedence, stated_order
-from providers.scoped_docs.activation import Session
+from providers.scoped_docs.activation import SessionDocs
 from providers.scoped_docs.copies import ConventionCopies
 from providers.scoped_docs.index import RuleIndex
-from providers.scoped_docs.layout import build_sections, on_request, unmatched
 from providers.scoped_docs.pattern_check import PatternCheck
 from providers.scoped_docs.priority import rank
+from providers.scoped_docs.sections import build_sections, on_request, unmatched
 from providers.scoped_docs.settings import (
     DEFAULT_TOKEN_BUDGET,
     NAME,
@@ -81,17 +81,17 @@ class _RootState:
         )
         self.watch = watch
         self.index = RuleIndex(())
-        self.sessions: OrderedDict[str, tuple[Session, _Turn | None]] = OrderedDict()
+        self.sessions: OrderedDict[str, tuple[SessionDocs, _Turn | None]] = OrderedDict()
         self.patterns = PatternCheck(root)
         self.copies = ConventionCopies()
         self.unmatched: list[tuple[str, str]] = []
         """(rule, pattern) pairs that match no file in the repository, for the index."""
 
-    def session(self, session_id: str) -> Session:
+    def session(self, session_id: str) -> SessionDocs:
         if session_id in self.sessions:
             self.sessions.move_to_end(session_id)
             return self.sessions[session_id][0]
-        session = Session()
+        session = SessionDocs()
         self.sessions[session_id] = (session, None)
         while len(self.sessions) > MAX_SESSIONS:
             self.sessions.popitem(last=False)
@@ -161,7 +161,7 @@ class ScopedDocsProvider:
                 and previous.version == version
             ):
                 return previous.contribution
-            contribution = self._render(state, session, turn.token_budget, counter)
+            contribution = self._sections(state, session, turn.token_budget, counter)
             state.sessions[turn.session_id] = (session, _Turn(key, version, contribution))
             state.watch.answer_computed()
             return contribution
@@ -226,7 +226,7 @@ class ScopedDocsProvider:
             kept = [(rule, p) for rule, p in state.unmatched if rule not in checked]
             state.unmatched = sorted({*kept, *found})
 
-    # -- render -----------------------------------------------------------
+    # -- sections ---------------------------------------------------------
 
     def _always(self, rules: Mapping[str, Rule]) -> list[Rule]:
         """The always-apply rules shown here, in the stated order. With ``leave``, those in
@@ -241,8 +241,8 @@ class ScopedDocsProvider:
         order = stated_order(mine, precedence(self._settings.rule_dirs))
         return [rules[path] for path in order]
 
-    def _render(
-        self, state: _RootState, session: Session, budget: int, counter: TokenCounter
+    def _sections(
+        self, state: _RootState, session: SessionDocs, budget: int, counter: TokenCounter
     ) -> Contribution:
         catalog = state.catalog
         rules = {p: r for p, r in catalog.rules.items() if not state.copies.holds(r)}

@@ -8,7 +8,7 @@ from providers.rules.catalog import Catalog
 from providers.rules.dialects import DIALECTS
 from providers.rules.globs import GlobSet
 from providers.rules.load import Rule
-from providers.scoped_docs.activation import Session, ancestors
+from providers.scoped_docs.activation import SessionDocs, ancestors
 from providers.scoped_docs.index import RuleIndex
 from tests.scoped_docs.conftest import CountingReader, make_repo, write
 
@@ -32,7 +32,7 @@ def test_ancestors_exclude_the_root() -> None:
 
 
 def test_new_entries_are_those_not_seen_from_that_directory() -> None:
-    session = Session()
+    session = SessionDocs()
     assert session.new_entries("/w", ("a", "b", "a")) == ["a", "b"]
     assert session.new_entries("/w", ("a", "b", "a", "c")) == ["c"]  # appended
     assert session.new_entries("/w", ("c", "d", "b")) == ["d"]  # reordered: full check
@@ -43,7 +43,7 @@ def test_new_entries_are_those_not_seen_from_that_directory() -> None:
 def test_only_new_paths_are_matched(tmp_path: Path) -> None:
     """Reacting to files_touched for JIT scoping MAY (context-conformance.md); incrementally."""
     catalog, index = setup(tmp_path)
-    session = Session()
+    session = SessionDocs()
     first = [f"pkg{i}/m.py" for i in range(10)]
     assert session.touch(first, catalog, index)
     assert set(session.active) == {f".clinerules/r{i:02}.md" for i in range(10)}
@@ -63,7 +63,7 @@ def test_only_new_paths_are_matched(tmp_path: Path) -> None:
 
 def test_the_prefilter_skips_rules_that_cannot_match(tmp_path: Path) -> None:
     catalog, index = setup(tmp_path)
-    session = Session()
+    session = SessionDocs()
     session.touch(["elsewhere/file.txt"], catalog, index)
     assert session.active == {}
     assert session.match_calls < RULES  # whole buckets were skipped by one regex each
@@ -79,7 +79,7 @@ def test_prefilter_never_misses_a_match(tmp_path: Path) -> None:
 
 def test_activation_keeps_the_first_reason(tmp_path: Path) -> None:
     catalog, index = setup(tmp_path)
-    session = Session()
+    session = SessionDocs()
     session.touch(["pkg3/a.py"], catalog, index)
     session.touch(["pkg3/b.py", "z.x3"], catalog, index)
     activation = session.active[".clinerules/r03.md"]
@@ -88,7 +88,7 @@ def test_activation_keeps_the_first_reason(tmp_path: Path) -> None:
 
 def test_a_changed_rule_is_matched_against_every_seen_path(tmp_path: Path) -> None:
     catalog, index = setup(tmp_path)
-    session = Session()
+    session = SessionDocs()
     session.touch(["late/x.py", "pkg1/a.py"], catalog, index)
     rule = catalog.rules[".clinerules/r05.md"]
     # Same path, new scope (as if edited on disk): r05 now covers late/**.

@@ -16,8 +16,8 @@ import pytest
 from providers.core.errors import ErrorCategory, ProviderError
 from providers.core.provider import contribute
 from providers.core.types import AttrType, Stability
-from providers.scoped_docs.layout import INDEX_LABEL
 from providers.scoped_docs.provider import ScopedDocsProvider
+from providers.scoped_docs.sections import INDEX_LABEL
 from providers.scoped_docs.settings import DEFAULT_TOKEN_BUDGET
 from providers.watch import ChangeWatcher
 from tests.scoped_docs.conftest import (

@@ -31,7 +31,10 @@ RPC_TIMEOUT_S = 10.0
 
 
 @dataclass
-class Session:
+class Plugins:
+    """The declared providers running as plugins, in declaration order (one slot each),
+    and the warnings bringing them up gave; :meth:`close` stops every process."""
+
     slots: list[Slot] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -106,27 +109,27 @@ def bring_up(
 
 
 @contextlib.contextmanager
-def open_session(
+def open_plugins(
     config: AgentConfig,
     *,
     ceilings: tuple[int, ...] = (),
     log_sink: Callable[[str], None] | None = None,
     count_tokens: bool = True,
-) -> Iterator[Session]:
+) -> Iterator[Plugins]:
     """Every declared, installed provider brought up; closed on exit. ``count_tokens``
     as in :func:`bring_up`."""
-    session = Session()
+    plugins = Plugins()
     try:
         for declaration in config.providers:
             command = resolve_command(declaration, config.dev_overrides)
             if command is None:
-                session.warnings.append(
+                plugins.warnings.append(
                     f'provider "{declaration.local_name}" ({declaration.source}) is declared '
                     "but not installed; skipped"
                 )
                 continue
             try:
-                session.slots.append(
+                plugins.slots.append(
                     bring_up(
                         declaration.local_name,
                         command,
@@ -136,13 +139,13 @@ def open_session(
                     )
                 )
             except (LaunchError, grpc.RpcError) as exc:
-                session.warnings.append(f'provider "{declaration.local_name}" not started: {exc}')
+                plugins.warnings.append(f'provider "{declaration.local_name}" not started: {exc}')
         for warning in (
-            budget_sum_warning([s.budget for s in session.slots], ceilings),
-            stability_order_warning([(s.name, s.stability) for s in session.slots]),
+            budget_sum_warning([s.budget for s in plugins.slots], ceilings),
+            stability_order_warning([(s.name, s.stability) for s in plugins.slots]),
         ):
             if warning:
-                session.warnings.append(warning)
-        yield session
+                plugins.warnings.append(warning)
+        yield plugins
     finally:
-        session.close()
+        plugins.close()
