@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +28,10 @@ from providers.core.types import (
     Identity,
     Stability,
 )
-from providers.file_tree.history import History
+from providers.file_tree.focus import FocusTracker
 from providers.file_tree.live import LiveListing
 from providers.file_tree.miner import HistoryMiner
 from providers.file_tree.notes import annotator
-from providers.file_tree.rank import Focus, order_touched
 from providers.file_tree.render import render_file_tree
 from providers.file_tree.section import Presentation, build_section
 from providers.file_tree.settings import (
@@ -48,9 +47,6 @@ from providers.repository.paths import normalise_touched
 from providers.watch import WatcherFactory, default_watcher
 
 log = logging.getLogger(__name__)
-
-MAX_SESSIONS = 16
-"""Sessions whose files_touched are remembered at once (sub-agents share a process)."""
 
 
 @dataclass(frozen=True)
@@ -93,8 +89,7 @@ class FileTreeProvider:
         self._roots = RepoRoots()
         self._miner: HistoryMiner | None = None
         self._miner_root: Path | None = None
-        self._sessions: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
-        """Per session: the last files_touched and the part of it that turn added."""
+        self._focus = FocusTracker()
         self._lock = threading.Lock()
 
     def identity(self) -> Identity:
@@ -142,7 +137,7 @@ class FileTreeProvider:
                 self._drop()
                 raise source_unavailable(f"cannot list {root}: {exc}") from exc
             miner = self._miner_for(root)
-            focus = self._focus(turn, root, touched, miner.history)
+            focus = self._focus.focus(turn, root, touched, miner.history)
             key = (
                 root,
                 live.version,
@@ -170,27 +165,6 @@ class FileTreeProvider:
             contribution = Contribution((section,) if section is not None else ())
             self._answer = _Answer(key, contribution)
             return contribution
-
-    def _focus(
-        self, turn: Turn, root: Path, touched: tuple[str, ...], history: History | None
-    ) -> Focus:
-        """Where the agent is: this turn's files (the ones the kernel's growing list added
-        last), earlier ones, the working directory below the root, and the history."""
-        last = self._sessions.get(turn.session_id)
-        if last is None or last[0] != touched:
-            known = set(last[0]) if last is not None else set()
-            fresh = tuple(p for p in touched if p not in known) or touched
-            self._sessions[turn.session_id] = (touched, fresh)
-            while len(self._sessions) > MAX_SESSIONS:
-                self._sessions.pop(next(iter(self._sessions)))
-        else:
-            fresh = last[1]
-        focus = order_touched(fresh, [p for p in touched if p not in fresh])
-        try:
-            cwd = turn.working_directory.resolve().relative_to(root).as_posix()
-        except ValueError:
-            cwd = "."
-        return replace(focus, cwd="" if cwd == "." else cwd, history=history)
 
     def _miner_for(self, root: Path) -> HistoryMiner:
         if self._miner is None or self._miner_root != root:

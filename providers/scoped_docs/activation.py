@@ -12,10 +12,15 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from providers.core.lru import LruMap
 from providers.rules.catalog import Catalog
 from providers.rules.globs import GlobMatch
 from providers.rules.load import Rule
 from providers.scoped_docs.index import RuleIndex
+
+MAX_CACHED_ENTRIES = 20_000
+"""Formatted entries a session keeps; past that the least recently used go (it is only a
+cache)."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +65,7 @@ class SessionDocs:
         self.in_hand: dict[str, dict[str, GlobMatch]] = {}
         """Per file in hand (``fresh``): the docs whose scope holds it and why, found
         through the index, so ranking never matches every fresh path against every doc."""
-        self.entries: dict[tuple[object, ...], Any] = {}
+        self.entries: LruMap[tuple[object, ...], Any] = LruMap(MAX_CACHED_ENTRIES)
         """Formatted index entries by (doc, its version, why, idle turns): see ``priority``."""
         self.match_calls = 0
         """How many (path, rule) matches ran: lets tests see that matching is incremental."""

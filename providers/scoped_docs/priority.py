@@ -28,9 +28,6 @@ from providers.rules.load import Rule
 from providers.scoped_docs.activation import Activation, SessionDocs
 from providers.scoped_docs.sections import Entry, always_entry, entry_for
 
-MAX_CACHED_ENTRIES = 20_000
-"""Formatted entries a session keeps; past that the cache starts over (it is only a cache)."""
-
 RETIRE_AFTER = 3
 """Turns without a touch in a doc's scope before it retires to the index."""
 
@@ -84,9 +81,7 @@ def _entry(
     entry = session.entries.get(key)
     if entry is None:
         entry = _retired(rule, activation) if retired else entry_for(rule, activation)
-        if len(session.entries) > MAX_CACHED_ENTRIES:
-            session.entries.clear()
-        session.entries[key] = entry
+        session.entries.put(key, entry)
     return entry
 
 

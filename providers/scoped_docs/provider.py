@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 
 from providers.core.budget import TokenCounter
 from providers.core.identity import published_identity
+from providers.core.lru import LruMap
 from providers.core.provider import unless_busy
 from providers.core.render_tree import Node, markdown_section
 from providers.core.request import Turn
@@ -54,7 +54,8 @@ CONTINUE_RULES = ".continue/rules"
 """With Continue's rule directory read, so are its colocated ``rules.md`` files."""
 
 MAX_SESSIONS = 16
-"""Sessions remembered at once (sub-agents share a process); the oldest is forgotten."""
+"""Sessions remembered at once (sub-agents share a process); the least recently used is
+forgotten (:class:`~providers.core.lru.LruMap`)."""
 
 
 @dataclass
@@ -65,6 +66,14 @@ class _Turn:
     version: tuple[int, int]
     """The catalog's version and what repo conventions sends (its copies' version)."""
     contribution: Contribution
+
+
+@dataclass
+class _Session:
+    """One session's docs and the answer it was last given."""
+
+    docs: SessionDocs
+    last: _Turn | None = None
 
 
 class _RootState:
@@ -81,21 +90,14 @@ class _RootState:
         )
         self.watch = watch
         self.index = RuleIndex(())
-        self.sessions: OrderedDict[str, tuple[SessionDocs, _Turn | None]] = OrderedDict()
+        self.sessions: LruMap[str, _Session] = LruMap(MAX_SESSIONS)
         self.patterns = PatternCheck(root)
         self.copies = ConventionCopies()
         self.unmatched: list[tuple[str, str]] = []
         """(rule, pattern) pairs that match no file in the repository, for the index."""
 
-    def session(self, session_id: str) -> SessionDocs:
-        if session_id in self.sessions:
-            self.sessions.move_to_end(session_id)
-            return self.sessions[session_id][0]
-        session = SessionDocs()
-        self.sessions[session_id] = (session, None)
-        while len(self.sessions) > MAX_SESSIONS:
-            self.sessions.popitem(last=False)
-        return session
+    def session(self, session_id: str) -> _Session:
+        return self.sessions.get_or_add(session_id, lambda: _Session(SessionDocs()))
 
 
 class ScopedDocsProvider:
@@ -144,8 +146,8 @@ class ScopedDocsProvider:
         with self._lock:
             state = self._state_for(root)
             self._sync(state)
-            session = state.session(turn.session_id)
-            _, previous = state.sessions[turn.session_id]
+            remembered = state.session(turn.session_id)
+            session, previous = remembered.docs, remembered.last
             new = session.new_entries(str(working_directory), turn.files_touched)
             inside = normalise_touched(root, working_directory, new).inside if new else ()
             changed = session.refresh(state.catalog)
@@ -162,7 +164,7 @@ class ScopedDocsProvider:
             ):
                 return previous.contribution
             contribution = self._sections(state, session, turn.token_budget, counter)
-            state.sessions[turn.session_id] = (session, _Turn(key, version, contribution))
+            remembered.last = _Turn(key, version, contribution)
             state.watch.answer_computed()
             return contribution
 
@@ -211,8 +213,8 @@ class ScopedDocsProvider:
 
     def _after_change(self, state: _RootState, changed: set[str]) -> None:
         state.index = RuleIndex([state.catalog.rules[p] for p in sorted(state.catalog.rules)])
-        for session, _ in state.sessions.values():
-            session.pending |= changed
+        for remembered in state.sessions.values():
+            remembered.docs.pending |= changed
         self._report_unmatched(state, changed)
 
     def _report_unmatched(self, state: _RootState, changed: Iterable[str]) -> None:
@@ -220,7 +222,7 @@ class ScopedDocsProvider:
         rules = [state.catalog.rules[p] for p in sorted(changed) if p in state.catalog.rules]
         rules = [r for r in rules if r.globs is not None]
         if rules:
-            seen = {p for session, _ in state.sessions.values() for p in session.seen}
+            seen = {p for remembered in state.sessions.values() for p in remembered.docs.seen}
             found = state.patterns.check(rules, seen)
             checked = {r.path for r in rules}
             kept = [(rule, p) for rule, p in state.unmatched if rule not in checked]
