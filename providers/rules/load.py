@@ -28,7 +28,8 @@ from providers.repository.sources import FileKey, SourceText, Unavailable, read_
 from providers.rules.dialects import Dialect, ScopeKind
 from providers.rules.expand import ImportPolicy, expand_source
 from providers.rules.frontmatter import FrontMatterError, parse_front_matter
-from providers.rules.globs import GlobError, GlobMatch, GlobSet, parse_globs
+from providers.rules.glob_match import GlobMatch
+from providers.rules.globs import GlobError, GlobSet, parse_globs
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from providers.core.lru import LruMap
 from providers.rules.catalog import Catalog
-from providers.rules.globs import GlobMatch
+from providers.rules.glob_match import GlobMatch
 from providers.rules.load import Rule
 from providers.scoped_docs.index import RuleIndex
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from providers.rules.globs import GlobMatch
+from providers.rules.glob_match import GlobMatch
 from providers.rules.load import Rule
 from providers.scoped_docs.activation import Activation, SessionDocs
 from providers.scoped_docs.sections import Entry, always_entry, entry_for

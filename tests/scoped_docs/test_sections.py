@@ -7,7 +7,8 @@ import pytest
 from providers.core.budget import FallbackCounter
 from providers.core.types import Section, Stability
 from providers.repository.sources import FileKey
-from providers.rules.globs import GlobMatch, GlobSet
+from providers.rules.glob_match import GlobMatch
+from providers.rules.globs import GlobSet
 from providers.rules.load import Problem, Rule
 from providers.scoped_docs.activation import Activation, SessionDocs
 from providers.scoped_docs.priority import rank
