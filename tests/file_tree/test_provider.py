@@ -215,8 +215,8 @@ def test_warm_turn_runs_no_git_and_returns_the_same_answer(make_provider: Make, 
     provider.answer_sent()
     assert box.last.started
     assert any(c.startswith("ls-files") for c in runner.calls)
-    assert provider._miner is not None
-    provider._miner.wait(10)  # the history is mined once the answer is out
+    assert provider._state is not None
+    provider._state.miner.wait(10)  # the history is mined once the answer is out
     assert any(c.startswith("log") for c in runner.calls)
     # The watch started after the first listing (one listing to catch up) and the
     # history arrived: the map may change once, then it stays.
