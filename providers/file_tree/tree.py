@@ -250,9 +250,6 @@ class Tree:
         prefix = path + "/"
         return sum(1 for repo in self._repos if repo.startswith(prefix))
 
-    def is_repository(self, rel: str) -> bool:
-        return rel.rstrip("/") in self._repos
-
     def inside_nested_repository(self, rel: str) -> bool:
         """Whether some ancestor of ``rel`` is a leaf: a nested repository or a gitlink."""
         ancestor = _parent(rel)

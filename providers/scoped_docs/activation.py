@@ -67,8 +67,6 @@ class SessionDocs:
         through the index, so ranking never matches every fresh path against every doc."""
         self.entries: LruMap[tuple[object, ...], Any] = LruMap(MAX_CACHED_ENTRIES)
         """Formatted index entries by (doc, its version, why, idle turns): see ``priority``."""
-        self.match_calls = 0
-        """How many (path, rule) matches ran: lets tests see that matching is incremental."""
 
     def new_entries(self, working_directory: str, entries: tuple[str, ...]) -> list[str]:
         """``files_touched`` entries not seen before from this working directory, in order.
@@ -145,7 +143,6 @@ class SessionDocs:
         """Match ``rule`` against the file in hand ``path``; activate it on a first match."""
         if rule.path in docs:
             return
-        self.match_calls += 1
         found = rule.match(path)
         if found is None:
             return
@@ -159,7 +156,6 @@ class SessionDocs:
                 return
 
     def _try(self, rule: Rule, path: str) -> bool:
-        self.match_calls += 1
         found = rule.match(path)
         if found is None:
             return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import subprocess
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 from providers.core.budget import FallbackCounter
 from providers.core.provider import contribute
 from providers.core.types import ContextRequest, Contribution, ModelTarget
+from providers.file_tree.miner import HistoryMiner
 from providers.repository.gitexec import GitRunner, Running
 
 
@@ -78,6 +80,24 @@ class CountingRunner(GitRunner):
     def start(self, cwd: Path, args: Sequence[str], **kwargs: Any) -> Running:
         self.calls.append(" ".join(args))
         return super().start(cwd, args, **kwargs)
+
+
+def mined(miner: HistoryMiner, timeout: float = 10.0) -> None:
+    """Until the first mining has finished: its ``version`` moves on once the history is in
+    place (mining runs in a thread of its own, after an answer was sent)."""
+    deadline = time.monotonic() + timeout
+    while miner.version == 0:
+        assert time.monotonic() < deadline, "the history was never mined"
+        time.sleep(0.02)
+
+
+def full_listings(runner: CountingRunner, *, in_git: bool = True) -> int:
+    """Full listings run, as git sees them: in a repository only they walk the work tree
+    for untracked files (``ls-files --others``); elsewhere each walk asks git once where
+    its global excludes file is (``config``), and nothing else runs git."""
+    if in_git:
+        return sum(c.startswith("ls-files -z --others") for c in runner.calls)
+    return sum(c.split()[0] == "config" for c in runner.calls)
 
 
 # Generated trees -----------------------------------------------------------------

@@ -8,7 +8,7 @@ from providers.file_tree.listing import ListingOptions
 from providers.file_tree.live import LiveListing
 from providers.file_tree.miner import HistoryMiner
 from providers.file_tree.root_state import RootState
-from tests.file_tree.helpers import CountingRunner, init_repo, write
+from tests.file_tree.helpers import CountingRunner, init_repo, mined, write
 
 
 def test_the_history_is_mined_only_once_the_answer_is_out(tmp_path: Path) -> None:
@@ -23,7 +23,7 @@ def test_the_history_is_mined_only_once_the_answer_is_out(tmp_path: Path) -> Non
         assert not any(c.startswith("log") for c in runner.calls)
         before = state.version
         state.answer_sent()
-        state.miner.wait(10)
+        mined(state.miner)
         assert state.history is not None
         assert state.version != before  # answers made before the history are stale
     finally:
