@@ -3,33 +3,16 @@ neutral layers (core, repository) import no provider; checked on the source, imp
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
 
 from providers.registry import PROVIDERS
 from tests.conftest import REPO_ROOT
+from tests.support.imports import imported_modules
 
 SOURCE_ROOT = REPO_ROOT / "providers"
 PROVIDER_PACKAGES = tuple(entry.package for entry in PROVIDERS)
-
-
-def imported_modules(package: Path, base: Path = REPO_ROOT) -> set[tuple[str, str]]:
-    """(file, module) for every absolute import in the package's modules."""
-    found: set[tuple[str, str]] = set()
-    for path in package.rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
-            else:
-                continue
-            rel = path.relative_to(base).as_posix()
-            found.update((rel, name) for name in names)
-    return found
 
 
 def reaches(module: str, package: str) -> bool:
@@ -41,7 +24,7 @@ def test_no_provider_imports_another_provider(package: str) -> None:
     others = [p for p in PROVIDER_PACKAGES if p != package]
     bad = sorted(
         (where, module)
-        for where, module in imported_modules(SOURCE_ROOT / package)
+        for where, module in imported_modules(SOURCE_ROOT / package, REPO_ROOT)
         if any(reaches(module, other) for other in others)
     )
     assert not bad, f"providers/{package}/ reaches into another provider: {bad}"
@@ -51,7 +34,7 @@ def test_no_provider_imports_another_provider(package: str) -> None:
 def test_neutral_layers_import_no_provider(layer: str) -> None:
     bad = sorted(
         (where, module)
-        for where, module in imported_modules(SOURCE_ROOT / layer)
+        for where, module in imported_modules(SOURCE_ROOT / layer, REPO_ROOT)
         if any(reaches(module, p) for p in (*PROVIDER_PACKAGES, "goplugin", "host"))
     )
     assert not bad, f"providers/{layer}/ imports a layer above it: {bad}"

@@ -10,16 +10,9 @@ import pytest
 from providers.file_tree.listing import ListingOptions, list_tree
 from providers.file_tree.live import LiveListing
 from providers.repository.gitexec import GitRunner
-from tests.file_tree.helpers import (
-    NAMES,
-    CountingRunner,
-    full_listings,
-    generate_tree,
-    git,
-    git_listing,
-    init_repo,
-)
-from tests.watchers import WatcherBox
+from tests.file_tree.helpers import CountingRunner, full_listings, git, git_listing, init_repo
+from tests.support.trees import NAMES, generate_tree
+from tests.support.watchers import WatcherBox
 
 
 def random_edit(root: Path, rng: random.Random) -> list[Path]:

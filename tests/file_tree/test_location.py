@@ -7,7 +7,8 @@ from pathlib import Path
 from providers.core.request import check_request
 from providers.core.types import ContextRequest, ModelTarget
 from providers.file_tree.location import Locator
-from tests.file_tree.helpers import init_repo, write
+from tests.file_tree.helpers import init_repo
+from tests.support.files import write
 
 
 def located(locator: Locator, where: Path, *touched: str) -> tuple[Path, tuple[str, ...]]:

@@ -33,9 +33,9 @@ from tests.file_tree.helpers import (
     init_repo,
     mined,
     request,
-    write,
 )
-from tests.watchers import WatcherBox
+from tests.support.files import write
+from tests.support.watchers import WatcherBox
 
 Make = Callable[..., FileTreeProvider]
 

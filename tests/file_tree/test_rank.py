@@ -7,7 +7,7 @@ from providers.file_tree.history import build
 from providers.file_tree.rank import Focus, kind_factor, order_touched, targets
 from providers.file_tree.section import Presentation, build_section
 from providers.file_tree.tree import Tree
-from tests.file_tree.test_section import shown_paths
+from tests.file_tree.helpers import shown_paths
 
 REPO = [
     *(f"src/app/mod{i:02}.py" for i in range(40)),

@@ -8,7 +8,8 @@ from providers.file_tree.listing import ListingOptions
 from providers.file_tree.live import LiveListing
 from providers.file_tree.miner import HistoryMiner
 from providers.file_tree.root_state import RootState
-from tests.file_tree.helpers import CountingRunner, init_repo, mined, write
+from tests.file_tree.helpers import CountingRunner, init_repo, mined
+from tests.support.files import write
 
 
 def test_the_history_is_mined_only_once_the_answer_is_out(tmp_path: Path) -> None:

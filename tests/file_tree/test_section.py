@@ -17,6 +17,7 @@ from providers.file_tree.plan import plan
 from providers.file_tree.section import Presentation, build_section
 from providers.file_tree.tree import Tree
 from providers.file_tree.tree_text import TreeText, counts, display
+from tests.file_tree.helpers import shown_paths
 
 ROOT = "/work/repo"
 CHUNK = 16
@@ -38,29 +39,6 @@ def section(
         budget,
         counter or FallbackCounter(),  # type: ignore[arg-type]
     )
-
-
-def shown_paths(text: str) -> set[str]:
-    """The entries a rendering shows, as paths (directories end with ``/``); a folded
-    chain (``a/b/c.py``) shows each of its directories too."""
-    stack: list[str] = []
-    shown: set[str] = set()
-    for line in text.splitlines()[1:-1]:
-        depth = (len(line) - len(line.lstrip(" "))) // 2
-        entry = line.strip()
-        if entry.startswith("... "):
-            continue
-        name = entry.split(" (")[0]
-        del stack[depth - 1 :]
-        base = "".join(stack)
-        parts = name.rstrip("/").split("/")
-        for i in range(1, len(parts)):
-            shown.add(base + "/".join(parts[:i]) + "/")
-        path = base + name
-        shown.add(path)
-        if name.endswith("/"):
-            stack.append(name)
-    return shown
 
 
 def generated(seed: int, files: int = 400) -> Tree:

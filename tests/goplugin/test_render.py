@@ -35,7 +35,7 @@ from providers.goplugin.convert import config_to_proto, node_from_proto, node_to
 from providers.host.launcher import PluginProcess
 from providers.host.render import call_render, render_request
 from tests.conftest import GIT_ENV, isolate_git, script
-from tests.goplugin.test_plugin_process import error_of, request
+from tests.support.wire import error_of, request
 
 
 def launch(name: str, local_name: str) -> PluginProcess:

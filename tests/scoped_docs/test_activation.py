@@ -12,7 +12,7 @@ from providers.rules.globs import GlobSet
 from providers.rules.load import Rule
 from providers.scoped_docs.activation import SessionDocs, ancestors
 from providers.scoped_docs.index import RuleIndex
-from tests.scoped_docs.conftest import CountingReader, make_repo, write
+from tests.support.files import CountingReader, make_repo, write
 
 RULES = 40
 

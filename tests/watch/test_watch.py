@@ -17,7 +17,7 @@ from providers.watch import (
     WatchLifecycle,
     WatchStatus,
 )
-from tests.watchers import WatcherBox
+from tests.support.watchers import WatcherBox
 
 
 def wait_for(watcher: ChangeWatcher, seconds: float = 3.0) -> Changes:
