@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar
 import pytest
 from hypothesis import settings
 
-from tests.rules.conftest import CountingReader
+from tests.support.files import CountingReader
 
 # The same examples on every run: a property test that fails fails every time, in CI
 # as here (found examples are pinned with @example where they matter).

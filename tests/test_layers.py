@@ -6,13 +6,13 @@ would make it impure."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from providers.registry import PROVIDERS
 from tests.conftest import REPO_ROOT
+from tests.support.imports import imported_modules
 
 SOURCE_ROOT = REPO_ROOT / "providers"
 PROVIDER_PACKAGES = tuple(entry.package for entry in PROVIDERS)
@@ -55,14 +55,9 @@ def layer_of(path: Path) -> str:
     return parts[0].removesuffix(".py")
 
 
-def imports_in(path: Path) -> Iterator[str]:
+def imports_in(path: Path) -> set[str]:
     """Every absolute module name ``path`` imports, at any level of the file."""
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            yield node.module
-            yield from (f"{node.module}.{alias.name}" for alias in node.names)
+    return {module for _, module in imported_modules(path, path.parent)}
 
 
 def source_files(folder: Path) -> list[Path]:

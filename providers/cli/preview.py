@@ -43,9 +43,9 @@ from providers.host.agent_config import (
     default_agent_config,
     load_agent_config,
 )
+from providers.host.bringup import open_plugins
 from providers.host.chain import Section, TurnResult, assemble_prompt, run_turn
-from providers.host.rendering import rendered_turn
-from providers.host.session import open_session
+from providers.host.render import rendered_turn
 from providers.repository.layout import dot_git_above
 
 EXIT_FAILED = 1
@@ -55,7 +55,7 @@ DEFAULT_TURNS: list[dict[str, Any]] = [{"files_touched": []}]
 PREVIEW_MODEL = ModelTarget("preview-model", context_window=200_000, effective_ceiling=180_000)
 
 
-def render_table(result: TurnResult, *, width: int = 100) -> str:
+def turn_table(result: TurnResult, *, width: int = 100) -> str:
     """The turn's sections as a table no wider than ``width``: the label column gives way
     (cut with an ellipsis), the other columns are short."""
     rows = [("provider", "label", "tokens/budget", "stability", "truncated")]
@@ -178,16 +178,16 @@ def _run(
     kernel_compat: bool = False,
 ) -> int:
     logs: list[str] = []
-    with open_session(
+    with open_plugins(
         config,
         ceilings=(PREVIEW_MODEL.effective_ceiling,),
         log_sink=logs.append,
         count_tokens=not kernel_compat,
-    ) as session:
-        if not session.slots:
+    ) as plugins:
+        if not plugins.slots:
             sys.stderr.write(
                 "error: no provider could start:\n"
-                + "".join(f"  - {warning}\n" for warning in session.warnings)
+                + "".join(f"  - {warning}\n" for warning in plugins.warnings)
             )
             return EXIT_FAILED
         session_id = str(uuid.uuid4())
@@ -206,21 +206,21 @@ def _run(
                 session_id=session_id,
                 turn_id=f"turn-{number}",
             )
-            result = run_turn(session.slots, request)
+            result = run_turn(plugins.slots, request)
             out.write(f"{'=' * 30} turn {number} {'=' * 30}\n")
             out.write(f"files_touched: {', '.join(touched) or '(none)'}\n\n")
             out.write(changed_prompt(result, previous, number))
-            out.write(render_table(result, width=terminal_width()) + "\n")
+            out.write(turn_table(result, width=terminal_width()) + "\n")
             turn_problems = [f"{o.name}: {p}" for o in result.outcomes for p in o.problems]
             problems += len(turn_problems)
             out.write("".join(f"! {line}\n" for line in turn_problems))
             if render:
-                out.write("\n" + rendered_turn(session.slots, result))
+                out.write("\n" + rendered_turn(plugins.slots, result))
             out.write("\n")
             previous = {key_of(s): section_text(s) for s in result.chain}
         if logs:
             out.write("provider logs:\n" + "".join(f"  {line}\n" for line in logs))
-        out.write(warnings_text(session.warnings, problems))
+        out.write(warnings_text(plugins.warnings, problems))
     return 0
 
 

@@ -46,7 +46,7 @@ from providers.host.agent_config import (
     ProviderDeclaration,
     load_agent_config,
 )
-from providers.host.session import Session, bring_up_all
+from providers.host.bringup import Plugins, bring_up_all
 from providers.registry import PROVIDERS, by_published
 
 log = logging.getLogger("providers.clients")
@@ -121,7 +121,7 @@ class Daemon:
         self.stopping = threading.Event()
         self.ready = threading.Event()
         self.bridge: Bridge | None = None
-        self.session = Session()
+        self.session = Plugins()
         self.warnings: list[str] = []
         self._state = threading.Lock()
         self._lock_fd = -1

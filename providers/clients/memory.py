@@ -21,7 +21,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from providers.clients.deltas import Memory
-from providers.clients.lru import Lru
+from providers.core.lru import LruMap
 
 MAX_SESSIONS = 64
 """Sessions kept in memory at once; older ones are read back from disk when they speak."""
@@ -54,9 +54,9 @@ class MemoryStore:
 
     def __init__(self, directory: Path | None) -> None:
         self._directory = directory
-        self._live: Lru[str, Memory] = Lru(MAX_SESSIONS)
+        self._live: LruMap[str, Memory] = LruMap(MAX_SESSIONS)
         self._lock = threading.Lock()
-        self._locks: Lru[str, threading.Lock] = Lru(MAX_SESSIONS * 4)
+        self._locks: LruMap[str, threading.Lock] = LruMap(MAX_SESSIONS * 4)
 
     def session_lock(self, session_id: str) -> threading.Lock:
         """One event of a session at a time (a client may run hooks in parallel)."""

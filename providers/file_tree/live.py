@@ -63,7 +63,6 @@ class LiveListing:
         self._listing: Listing | None = None
         self._keys: _KeyState = ()
         self._generation = 0
-        self.full_listings = 0
 
     @property
     def version(self) -> tuple[int, int]:
@@ -142,7 +141,6 @@ class LiveListing:
         _trim_after(listing)
         self._listing = listing
         self._keys = _key_state(listing.key_files)
-        self.full_listings += 1
         return listing
 
     def _keys_changed(self) -> bool:

@@ -49,7 +49,7 @@ class NotARepository(Exception):
 
 
 @dataclass(frozen=True)
-class Layout:
+class RepoLayout:
     """Where a repository's pieces are, all absolute.
 
     ``git_dir`` is per worktree (HEAD, index, rebase state); ``common_dir``
@@ -91,7 +91,7 @@ _UNUSUAL_CONFIG = re.compile(
 """Settings that move the work tree or make the repository bare, or pull in other files."""
 
 
-def plain_layout(working_directory: Path) -> Layout | None:
+def plain_layout(working_directory: Path) -> RepoLayout | None:
     """The layout of the most common repository without running git; None when unsure.
 
     Sure means: the nearest ``.git`` above ``working_directory`` is a real
@@ -119,7 +119,7 @@ def plain_layout(working_directory: Path) -> Layout | None:
     config = read_prefix(dot_git / "config", _CONFIG_READ_LIMIT + 1)
     if config is None or len(config) > _CONFIG_READ_LIMIT or _UNUSUAL_CONFIG.search(config):
         return None
-    return Layout(dot_git, dot_git, candidate, bare=False)
+    return RepoLayout(dot_git, dot_git, candidate, bare=False)
 
 
 class Git:
@@ -150,7 +150,7 @@ class Git:
             ) from exc
         return GitRun(self, cwd, args, running)
 
-    def discover(self, working_directory: Path) -> Layout | None:
+    def discover(self, working_directory: Path) -> RepoLayout | None:
         """Where the repository containing ``working_directory`` is; None when there is none.
 
         The common case needs no process (:func:`plain_layout`); otherwise
@@ -188,7 +188,7 @@ class Git:
                 "(a path with a newline in it?)"
             )
         toplevel = None if no_tree else Path(lines[4])
-        return Layout(Path(lines[2]), Path(lines[3]), toplevel, lines[0] == "true")
+        return RepoLayout(Path(lines[2]), Path(lines[3]), toplevel, lines[0] == "true")
 
     def _execute(self, cwd: Path, args: tuple[str, ...]) -> tuple[int, bytes, bytes]:
         return self.start(cwd, *args).result()
@@ -327,8 +327,8 @@ def _what(args: tuple[str, ...]) -> str:
 __all__ = [
     "DEFAULT_TIMEOUT_MS",
     "Git",
-    "Layout",
     "NotARepository",
+    "RepoLayout",
     "classify_failure",
     "find_executable",
     "might_be_repository",

@@ -26,6 +26,7 @@ from providers.core.types import (
     Stability,
 )
 from providers.git_status.git import Git, NotARepository, find_executable
+from providers.git_status.render import render_status
 from providers.git_status.settings import (
     DEFAULT_TOKEN_BUDGET,
     NAME,
@@ -34,7 +35,6 @@ from providers.git_status.settings import (
     settings_from,
 )
 from providers.git_status.tracker import RepoTracker
-from providers.git_status.view import status_view
 from providers.watch import WatcherFactory, default_watcher
 
 
@@ -80,8 +80,8 @@ class GitStatusProvider:
             self._git = git
 
     def render(self, label: str, text: str) -> Node:
-        """Render: the section as styled lines and lists (:func:`status_view`)."""
-        return status_view(label, text)
+        """Render: the section as styled lines and lists (:func:`render_status`)."""
+        return render_status(label, text)
 
     def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
         with self._lock:

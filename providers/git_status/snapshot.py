@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from providers.core.errors import ErrorCategory, ProviderError
-from providers.git_status.git import BlockedByFifo, Git, GitRun, Layout
+from providers.git_status.git import BlockedByFifo, Git, GitRun, RepoLayout
 from providers.git_status.history import Commit, parse_log
 from providers.git_status.operation import Operation, read_operations
 from providers.git_status.porcelain import PorcelainError, Status, parse
@@ -61,7 +61,9 @@ LFS_NOTE = (
 class Snapshotter:
     """Takes snapshots of one repository, caching what only changes with refs or HEAD."""
 
-    def __init__(self, git: Git, layout: Layout, *, untracked: str, recent_commits: int) -> None:
+    def __init__(
+        self, git: Git, layout: RepoLayout, *, untracked: str, recent_commits: int
+    ) -> None:
         self._git = git
         self._layout = layout
         self._untracked = untracked

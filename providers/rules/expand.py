@@ -46,7 +46,7 @@ class ImportPolicy:
 
 
 @dataclass
-class Loaded:
+class Expanded:
     """One convention file with its imports expanded, plus every file it depended on."""
 
     path: str
@@ -56,7 +56,7 @@ class Loaded:
     notes: list[str] = field(default_factory=list)
 
 
-def load(root: Path, path: str, policy: ImportPolicy) -> Loaded | Unavailable:
+def load_expanded(root: Path, path: str, policy: ImportPolicy) -> Expanded | Unavailable:
     """Read ``path`` (repo-relative) and expand its imports."""
     source = read_text(root, Path(path), max_bytes=policy.max_bytes)
     if isinstance(source, Unavailable):
@@ -64,9 +64,9 @@ def load(root: Path, path: str, policy: ImportPolicy) -> Loaded | Unavailable:
     return expand_source(root, source, policy)
 
 
-def expand_source(root: Path, source: SourceText, policy: ImportPolicy) -> Loaded:
+def expand_source(root: Path, source: SourceText, policy: ImportPolicy) -> Expanded:
     """An already read file with its imports expanded (for callers with their own reader)."""
-    loaded = Loaded(path=source.path, text="", key=source.key)
+    loaded = Expanded(path=source.path, text="", key=source.key)
     loaded.dependencies[str(source.absolute)] = source.key
     loaded.text = _expand(root, source, policy, loaded, chain=(source.absolute,))
     return loaded
@@ -83,7 +83,7 @@ def _expand(
     root: Path,
     source: SourceText,
     policy: ImportPolicy,
-    loaded: Loaded,
+    loaded: Expanded,
     chain: tuple[Path, ...],
 ) -> str:
     text = _clean(source)
@@ -118,7 +118,7 @@ def _import(
     importer: SourceText,
     target: str,
     policy: ImportPolicy,
-    loaded: Loaded,
+    loaded: Expanded,
     chain: tuple[Path, ...],
 ) -> str:
     """The expanded text of one import, or the one-line note that replaces it."""

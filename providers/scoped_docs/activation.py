@@ -12,10 +12,15 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from providers.core.lru import LruMap
 from providers.rules.catalog import Catalog
-from providers.rules.globs import GlobMatch
+from providers.rules.glob_match import GlobMatch
 from providers.rules.load import Rule
 from providers.scoped_docs.index import RuleIndex
+
+MAX_CACHED_ENTRIES = 20_000
+"""Formatted entries a session keeps; past that the least recently used go (it is only a
+cache)."""
 
 
 @dataclass(frozen=True)
@@ -41,8 +46,8 @@ def ancestors(path: str) -> list[str]:
     return found
 
 
-class Session:
-    """One agent session's view: the paths seen and the docs they activated."""
+class SessionDocs:
+    """One agent session's docs: the paths it touched and the docs they activated."""
 
     def __init__(self) -> None:
         self.seen: dict[str, None] = {}
@@ -60,10 +65,8 @@ class Session:
         self.in_hand: dict[str, dict[str, GlobMatch]] = {}
         """Per file in hand (``fresh``): the docs whose scope holds it and why, found
         through the index, so ranking never matches every fresh path against every doc."""
-        self.entries: dict[tuple[object, ...], Any] = {}
+        self.entries: LruMap[tuple[object, ...], Any] = LruMap(MAX_CACHED_ENTRIES)
         """Formatted index entries by (doc, its version, why, idle turns): see ``priority``."""
-        self.match_calls = 0
-        """How many (path, rule) matches ran: lets tests see that matching is incremental."""
 
     def new_entries(self, working_directory: str, entries: tuple[str, ...]) -> list[str]:
         """``files_touched`` entries not seen before from this working directory, in order.
@@ -140,7 +143,6 @@ class Session:
         """Match ``rule`` against the file in hand ``path``; activate it on a first match."""
         if rule.path in docs:
             return
-        self.match_calls += 1
         found = rule.match(path)
         if found is None:
             return
@@ -154,7 +156,6 @@ class Session:
                 return
 
     def _try(self, rule: Rule, path: str) -> bool:
-        self.match_calls += 1
         found = rule.match(path)
         if found is None:
             return False

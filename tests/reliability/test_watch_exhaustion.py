@@ -78,7 +78,7 @@ def test_a_partial_watch_is_noticed_and_the_change_shows_next_turn(
         tree_text(provider, repo)
         provider.answer_sent()
         deadline = time.monotonic() + 10
-        while provider._live is not None and provider._live._watch.poll().status not in (
+        while provider._state is not None and provider._state.live._watch.poll().status not in (
             WatchStatus.READY,
         ):
             assert time.monotonic() < deadline

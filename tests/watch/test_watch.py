@@ -20,7 +20,7 @@ from providers.watch import (
 )
 from providers.watch.backend import Backend
 from providers.watch.changes import is_git_noise
-from tests.watchers import WatcherBox
+from tests.support.watchers import WatcherBox
 
 
 def wait_for(watcher: Watcher, seconds: float = 3.0, wanted: int = 1) -> Changes:

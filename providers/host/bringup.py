@@ -33,7 +33,10 @@ RPC_TIMEOUT_S = 10.0
 
 
 @dataclass
-class Session:
+class Plugins:
+    """The declared providers running as plugins, in declaration order (one slot each),
+    and the warnings bringing them up gave; :meth:`close` stops every process."""
+
     slots: list[Slot] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -108,18 +111,18 @@ def bring_up(
 
 
 @contextlib.contextmanager
-def open_session(
+def open_plugins(
     config: AgentConfig,
     *,
     ceilings: tuple[int, ...] = (),
     log_sink: Callable[[str], None] | None = None,
     count_tokens: bool = True,
     concurrently: bool = False,
-) -> Iterator[Session]:
+) -> Iterator[Plugins]:
     """Every declared, installed provider brought up; closed on exit. ``count_tokens``
     as in :func:`bring_up`; ``concurrently`` launches them all at once (a background
     process that must answer its first hook soon), in declaration order all the same."""
-    session = Session()
+    session = Plugins()
     try:
         bring_up_all(
             config,
@@ -136,7 +139,7 @@ def open_session(
 
 def bring_up_all(
     config: AgentConfig,
-    session: Session,
+    session: Plugins,
     *,
     ceilings: tuple[int, ...] = (),
     log_sink: Callable[[str], None] | None = None,
