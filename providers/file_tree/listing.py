@@ -81,6 +81,8 @@ class Listing:
     submodules: frozenset[str] = frozenset()
     """Paths ``.gitmodules`` names (listed as repositories ``name/``)."""
     missing: frozenset[str] = frozenset()
+    partial: str | None = None
+    """Why the walk stopped before it saw everything (``repository.walk``), if it did."""
     built: int = 0
     """The tree's version when listed: it has not been edited since while it is the same."""
     pending: ListingRun | None = None
@@ -213,6 +215,8 @@ def list_again(
         keys.append(excludes)
     rules = IgnoreRules(root, info_exclude=exclude, global_excludes=excludes)
     walked = walk(root, rules, own=own)
+    if walked.stopped:
+        log.warning("listing %s stopped %s: the map is partial", root, walked.stopped)
     if walked.unreadable:
         log.warning(
             "%d unreadable directories under %s skipped: %s",
@@ -235,6 +239,7 @@ def list_again(
         ignore_files=ignore_files,
         info_exclude=exclude,
         own_lines=lines,
+        partial=walked.stopped,
         built=tree.version,
     )
     return listing, same and previous is not None and previous.unreadable == listing.unreadable

@@ -163,6 +163,7 @@ class FileTreeProvider:
                 settings.max_depth,
                 listing.unreadable,
                 annotator(root, listing.submodules),
+                listing.partial,
             )
             section = render_section(listing.tree, view, focus, turn.token_budget, counter)
             if section is None:

@@ -35,6 +35,8 @@ class View:
     unreadable: int = 0
     annotate: Annotate | None = None
     """Symlink targets and repository states for leaves (see :data:`layout.Annotate`)."""
+    partial: str | None = None
+    """Why the listing stopped early (``after 200,000 entries``): the totals say so."""
 
 
 def render_section(
@@ -61,6 +63,7 @@ def render_section(
             show_files=view.show_files,
             unreadable=view.unreadable,
             annotate=view.annotate,
+            partial=view.partial,
         )
 
     planned = plan(tree, fresh(), focus, view.max_depth, budget * 4 + _SLACK_BYTES)
