@@ -63,9 +63,8 @@ def filter_note(names: tuple[str, ...]) -> str:
     listed = ", ".join(names)
     plural = "s" if len(names) > 1 else ""
     return (
-        f"filter{plural} {listed} not run: set in the repository's own config (or a "
-        "submodule's), which may not run programs here (your global config may); files it "
-        "filters may show as modified"
+        f"filter{plural} {listed} not run: the repository's own config sets it, and "
+        "repository config runs no programs here; files it filters may show as modified"
     )
 
 

@@ -111,12 +111,14 @@ def _read(
     home: str | None,
     read_files: list[Path],
     depth: int,
+    via: str = "",
 ) -> Iterator[Entry]:
+    """``path``'s entries, its includes followed; ``via`` says how it was reached."""
     if depth > MAX_INCLUDE_DEPTH:
         raise OutsideInclude(f"{path}: includes nested deeper than {MAX_INCLUDE_DEPTH}")
     real = Path(os.path.realpath(path))
     if not any(real == root or root in real.parents for root in allowed):
-        raise OutsideInclude(f"{path} is outside the repository")
+        raise OutsideInclude(f"{via or path} is outside the repository")
     try:
         st = os.stat(real)
     except FileNotFoundError:
@@ -137,14 +139,9 @@ def _read(
             continue
         yield key, value
         if value and _is_include(key):
-            yield from _read(
-                _include_target(value, path.parent, home),
-                allowed,
-                read,
-                home,
-                read_files,
-                depth + 1,
-            )
+            target = _include_target(value, path.parent, home)
+            via = f"{target} (the {key} of {path})"
+            yield from _read(target, allowed, read, home, read_files, depth + 1, via)
 
 
 def _is_include(key: str) -> bool:
