@@ -190,7 +190,7 @@ def check_ours(found: Found, core_worktree: str | None, bare: Callable[[], bool]
         return
     if linked:
         back = read_prefix(git_dir / "gitdir", _SMALL)
-        named = Path(os.fsdecode(back.strip())) if back else None
+        named = git_dir / os.fsdecode(back.strip()) if back else None  # relative: to git_dir
         if named is not None and Path(os.path.realpath(named)) == top / DOT_GIT:
             return
         raise NotOurs(

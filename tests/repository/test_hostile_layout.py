@@ -144,12 +144,18 @@ def test_git_cannot_climb_past_the_repository_we_vetted(tmp_path: Path) -> None:
 # What git makes itself keeps working -------------------------------------------------
 
 
-def test_a_linked_worktree_works(tmp_path: Path) -> None:
+@pytest.mark.parametrize("relative", [False, True], ids=["absolute", "relative"])
+def test_a_linked_worktree_works(tmp_path: Path, relative: bool) -> None:
     """Issue 20 item 2: ``git worktree add``: the ``.git`` file leads into the main
-    repository's ``.git/worktrees/``, whose ``gitdir`` names this checkout back."""
+    repository's ``.git/worktrees/``, whose ``gitdir`` names this checkout back (with
+    relative paths too, as ``worktree.useRelativePaths`` writes them in newer git)."""
     main = base_repo(tmp_path / "main")
     linked = tmp_path / "linked"
     run_git(main, "worktree", "add", "-q", "-b", "topic", str(linked))
+    if relative:
+        git_dir = main / ".git" / "worktrees" / "linked"
+        (linked / ".git").write_text(f"gitdir: {os.path.relpath(git_dir, linked)}\n")
+        (git_dir / "gitdir").write_text(os.path.relpath(linked / ".git", git_dir) + "\n")
     (linked / "new.txt").write_text("new\n")
     answers = four_answers(linked)
     assert_answers_right(answers, status=False)
