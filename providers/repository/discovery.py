@@ -206,7 +206,7 @@ def check_ours(found: Found, core_worktree: str | None, bare: Callable[[], bool]
 def _wanted_work_tree(found: Found, core_worktree: str | None) -> Path | None:
     if core_worktree is None or found.git_dir is None:
         return None
-    path = Path(os.path.expanduser(core_worktree))
+    path = Path(core_worktree)  # taken as written: git expands no ``~`` here
     if not path.is_absolute():
         path = found.git_dir / path
     return Path(os.path.realpath(path))
