@@ -93,7 +93,7 @@ _USER_PATHS = {"core.excludesfile": "ignore", "core.attributesfile": "attributes
 """Keys a repository may not point elsewhere, and the file git reads when unset."""
 _GITLINK = b"\x00\x00\xe0\x00"
 """Mode 160000 as the index stores it: an index without it records no submodule."""
-MAX_REPOSITORIES = 64
+MAX_REPOSITORIES = 1000
 """A repository and its submodules, nested ones included: more are not vetted (refused)."""
 
 
