@@ -80,6 +80,8 @@ class Listing:
     submodules: frozenset[str] = frozenset()
     """Paths ``.gitmodules`` names (listed as repositories ``name/``)."""
     missing: frozenset[str] = frozenset()
+    partial: str | None = None
+    """Why the walk stopped before it saw everything (``repository.walk``), if it did."""
     built: int = 0
     """The tree's version when listed: it has not been edited since while it is the same."""
     pending: ListingRun | None = None
@@ -245,6 +247,8 @@ def _walked(
     excludes = global_excludes(runner, root)
     rules = IgnoreRules(root, info_exclude=patterns.info_exclude, global_excludes=excludes)
     walked = walk(root, rules, own=patterns.own)
+    if walked.stopped:
+        log.warning("listing %s stopped %s: the map is partial", root, walked.stopped)
     if walked.unreadable:
         log.warning(
             "%d unreadable directories under %s skipped: %s",
@@ -267,6 +271,7 @@ def _walked(
         ignore_files=patterns.ignore_files,
         info_exclude=patterns.info_exclude,
         own_lines=patterns.lines,
+        partial=walked.stopped,
         built=tree.version,
     )
     return listing, same and previous is not None and previous.unreadable == listing.unreadable

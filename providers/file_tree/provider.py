@@ -149,6 +149,7 @@ class FileTreeProvider:
             settings.max_depth,
             listing.unreadable,
             annotator(root, listing.submodules),
+            listing.partial,
         )
         section = build_section(listing.tree, presentation, focus, budget, counter)
         if section is None:

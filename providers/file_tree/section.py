@@ -35,6 +35,8 @@ class Presentation:
     unreadable: int = 0
     annotate: Annotate | None = None
     """Symlink targets and repository states for leaves (see :data:`tree_text.Annotate`)."""
+    partial: str | None = None
+    """Why the listing stopped early (``after 200,000 entries``): the totals say so."""
 
 
 def build_section(
@@ -61,6 +63,7 @@ def build_section(
             show_files=presentation.show_files,
             unreadable=presentation.unreadable,
             annotate=presentation.annotate,
+            partial=presentation.partial,
         )
 
     planned = plan(tree, fresh(), focus, presentation.max_depth, budget * 4 + _SLACK_BYTES)

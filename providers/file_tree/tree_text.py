@@ -98,9 +98,11 @@ class TreeText:
         show_files: bool,
         unreadable: int,
         annotate: Annotate | None = None,
+        partial: str | None = None,
     ) -> None:
         self._tree = tree
         self._annotate = annotate
+        self._partial = partial
         self._root_label = display(root_label.rstrip("/") or "/").rstrip("/") + "/"
         self._show_files = show_files
         self._unreadable = unreadable
@@ -298,4 +300,6 @@ class TreeText:
         if self._unreadable:
             plural = "" if self._unreadable == 1 else "s"
             text += f"; {self._unreadable:,} unreadable dir{plural} skipped"
+        if self._partial:
+            text += f"; partial: the listing stopped {self._partial}"
         return text + ")"

@@ -21,7 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from providers.core.errors import ErrorCategory, ProviderError, invalid_request, source_unavailable
-from providers.repository.gitexec import GitBlocked, GitRunner, GitStartError, GitTimeout, Running
+from providers.repository.gitexec import (
+    GitBlocked,
+    GitRefused,
+    GitRunner,
+    GitStartError,
+    GitTimeout,
+    Running,
+)
 from providers.repository.layout import DOT_GIT, dot_git_above, looks_like_git_dir, upwards
 from providers.repository.sources import read_prefix
 
@@ -46,6 +53,11 @@ class BlockedByFifo(ProviderError):
 
 class NotARepository(Exception):
     """The directory is in no repository: not an error, the provider contributes nothing."""
+
+
+class RepositoryRefused(Exception):
+    """git is not run in this repository (``repository.guard`` says why): the section
+    says so instead of the status."""
 
 
 @dataclass(frozen=True)
@@ -144,11 +156,21 @@ class Git:
         """Start ``git -C cwd args...`` without waiting; :meth:`GitRun.output` waits."""
         try:
             running = self._runner.start(cwd, args, ok_codes=None)
+        except GitRefused as exc:
+            raise RepositoryRefused(str(exc)) from None
         except GitStartError as exc:
             raise source_unavailable(
                 f"cannot run git {self.executable!r}: {exc.__cause__ or exc}"
             ) from exc
         return GitRun(self, cwd, args, running)
+
+    def dropped_filters(self, cwd: Path) -> tuple[str, ...]:
+        """Filter drivers the repository's own config sets that git runs without (no
+        process: what the guard decided for ``cwd``'s last run)."""
+        try:
+            return self._runner.safety(cwd).dropped_filters
+        except GitRefused as exc:
+            raise RepositoryRefused(str(exc)) from None
 
     def discover(self, working_directory: Path) -> RepoLayout | None:
         """Where the repository containing ``working_directory`` is; None when there is none.
@@ -329,6 +351,7 @@ __all__ = [
     "Git",
     "NotARepository",
     "RepoLayout",
+    "RepositoryRefused",
     "classify_failure",
     "find_executable",
     "might_be_repository",

@@ -58,6 +58,16 @@ LFS_NOTE = (
 )
 
 
+def filter_note(names: tuple[str, ...]) -> str:
+    """What a user sees when the repository's own config sets filter commands (never run)."""
+    listed = ", ".join(names)
+    plural = "s" if len(names) > 1 else ""
+    return (
+        f"filter{plural} {listed} not run: the repository's own config sets it, and "
+        "repository config runs no programs here; files it filters may show as modified"
+    )
+
+
 class Snapshotter:
     """Takes snapshots of one repository, caching what only changes with refs or HEAD."""
 
@@ -82,7 +92,8 @@ class Snapshotter:
         if layout.toplevel is None:
             return self._bare()
         early = self._log_alongside(layout.toplevel)
-        notes: list[str] = []
+        dropped = self._git.dropped_filters(layout.toplevel)
+        notes: list[str] = [filter_note(dropped)] if dropped else []
         try:
             status = parse(self._status(layout.toplevel, notes))
         except PorcelainError as exc:

@@ -2,6 +2,9 @@
 
 - ``layout``: the root, the git directory, nested repositories (stat calls only);
 - ``gitexec``: the only place that starts git, safely for an untrusted repository;
+- ``guard``: what a repository may make git do (nothing it chooses to run, nothing read
+  outside it), with ``discovery`` (which repository git will use, and whether it is this
+  directory's own) and ``gitconfig`` (its config files read as data, includes vetted);
 - ``listing``: what git would show (``git ls-files``), read once per run;
 - ``walk``: the same listing without git, applying git's ignore rules;
 - ``excludes``: git's global excludes file;

@@ -13,6 +13,7 @@ from providers.git_status.git import (
     Git,
     NotARepository,
     RepoLayout,
+    RepositoryRefused,
     find_executable,
     plain_layout,
 )
@@ -46,7 +47,9 @@ def test_discover_bare_and_inside_git_dir(tmp_path: Path, repo: Path) -> None:
 
 def test_plain_layout_agrees_with_rev_parse_or_defers_to_it(tmp_path: Path, repo: Path) -> None:
     """The cold turn's shortcut: a plain repository needs no ``rev-parse``; anything
-    unusual (linked worktree, bare, inside ``.git``, config moving the work tree) asks git."""
+    unusual (linked worktree, bare, inside ``.git``, config moving the work tree) asks git,
+    and a work tree moved elsewhere is refused (issue 20 item 2: never another directory's
+    files as this one's)."""
     (repo / "sub").mkdir()
     for where in (repo, repo / "sub"):
         plain = plain_layout(where)
@@ -69,9 +72,8 @@ def test_plain_layout_agrees_with_rev_parse_or_defers_to_it(tmp_path: Path, repo
     moved.mkdir()
     git(other, "config", "core.worktree", str(moved))
     assert plain_layout(other) is None
-    assert Git("git").discover(other) == RepoLayout(
-        other / ".git", other / ".git", moved, bare=False
-    )
+    with pytest.raises(RepositoryRefused, match=r"core\.worktree"):  # issue 20 item 2
+        Git("git").discover(other)
     git(other, "config", "--unset", "core.worktree")
     git(other, "config", "core.bare", "true")
     assert plain_layout(other) is None
