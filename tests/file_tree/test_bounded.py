@@ -10,14 +10,16 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-from providers.host.session import bring_up
 
 from providers.core.budget import FallbackCounter, fallback_token_count
 from providers.core.provider import contribute
 from providers.core.types import ContextRequest, ModelTarget
+from providers.file_tree import listing as listing_module
 from providers.file_tree.provider import FileTreeProvider
+from providers.host.bringup import bring_up
 from providers.host.chain import Slot, run_turn
 from providers.repository import walk
 from tests.conftest import script
@@ -69,6 +71,14 @@ def test_a_home_directory_is_walked_up_to_the_bound_and_says_so(
     deeper one; the totals line says the map is partial; the next turn does not walk
     again; every budget holds."""
     monkeypatch.setattr(walk, "MAX_ENTRIES", 500)
+    walks: list[Path] = []
+    real_walk = listing_module.walk
+
+    def counted_walk(root: Path, *args: Any, **kwargs: Any) -> Any:
+        walks.append(root)
+        return real_walk(root, *args, **kwargs)
+
+    monkeypatch.setattr(listing_module, "walk", counted_walk)
     link = tmp_path / "home-link"
     link.symlink_to(home)
     provider = make_provider({"watch": False})
@@ -76,11 +86,10 @@ def test_a_home_directory_is_walked_up_to_the_bound_and_says_so(
     assert "partial: the listing stopped after 500 entries" in text.splitlines()[-1]
     for top in range(30):
         assert f"project{top:02}/" in text
-    live = provider._live
-    assert live is not None and live.full_listings == 1
+    assert len(walks) == 1
     provider.answer_sent()
     section_texts(provider, link, 2500)
-    assert live.full_listings == 1  # kept: no watch on all of it, no walk each turn
+    assert len(walks) == 1  # kept: no watch on all of it, no walk each turn
     assert_within_every_budget(provider, link)
 
 
