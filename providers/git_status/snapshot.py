@@ -8,7 +8,7 @@ one process; a turn after a commit costs two.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from providers.core.errors import ErrorCategory, ProviderError
@@ -24,6 +24,7 @@ from providers.git_status.refs import (
     refs_key,
     uses_reftable,
 )
+from providers.git_status.sizes import Sizes
 from providers.repository.sources import read_prefix
 
 FIFO_NOTE = (
@@ -50,6 +51,8 @@ class Snapshot:
     bare_head: str | None = None
     notes: tuple[str, ...] = ()
     """One line each: what this snapshot could not see, and why."""
+    sizes: Sizes = field(default_factory=Sizes)
+    """Line counts and untracked folders' files, where they could be had cheaply."""
 
 
 LFS_NOTE = (
