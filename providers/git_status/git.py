@@ -136,6 +136,11 @@ class Git:
         self.timeout_ms = timeout_ms
         self._runner = GitRunner(environ, executable=executable, timeout=timeout_ms / 1000)
 
+    @property
+    def runner(self) -> GitRunner:
+        """The shared runner, for the helpers of :mod:`providers.repository` that take one."""
+        return self._runner
+
     def run(self, cwd: Path, *args: str) -> bytes:
         """``git -C cwd args...``: stdout bytes, or a classified error."""
         return self.start(cwd, *args).output()

@@ -71,10 +71,12 @@ class State:
 
 @dataclass(frozen=True)
 class Listing:
-    """One list's lines, and whether any of them counts several changes."""
+    """One list's lines: whether any of them counts several changes, and whether any shows
+    a change without the size it has (its SIZES step not taken)."""
 
     lines: tuple[str, ...]
     grouped: bool
+    unsized: bool = False
 
 
 class Lists:
@@ -238,7 +240,9 @@ class Lists:
                 out.append(line[:2])
                 grouped = grouped or line[2]
         out.sort()
-        return Listing(tuple(text for _, text in out), grouped)
+        sizes = self._sizes.get(category, {}) if category not in state.sized else {}
+        unsized = any(path in sizes for path, _ in out)
+        return Listing(tuple(text for _, text in out), grouped, unsized)
 
     def _size(self, state: State, category: Category, node: int) -> int:
         line = self._line(state, category, node)

@@ -172,9 +172,8 @@ class _Page:
         return found
 
     def _uncounted(self, steps: int) -> bool:
-        """Whether a shown list has line counts it does not show."""
-        state = self._state(steps)
-        return any(c in state.shown and c not in state.sized for c in self._lists.sized())
+        """Whether a line shows a change without the line counts it has."""
+        return any(self._listing(steps, c).unsized for c in self._lists.sized())
 
 
 def _note(
