@@ -2,7 +2,9 @@
 program of the repository's.
 
 Once ``git status`` has said which files changed, two runs start at once: the
-index against HEAD (``--cached``) and the work tree against the index, each
+index against HEAD (``git diff --cached``) and the work tree against the index
+(``git diff-files``: ``git diff`` would refresh the index and write it when a
+file's stat changed but not its content, ``--no-optional-locks`` or not), each
 limited to those files (literal pathspecs), so git reads only them. Bounded:
 no run when more than :data:`MAX_FILES` files changed, and a file over
 :data:`MAX_FILE_BYTES` (by ``lstat``), or past :data:`MAX_TOTAL_BYTES` in all,
@@ -31,15 +33,11 @@ MAX_FILES = 256
 MAX_FILE_BYTES = 1 << 20
 MAX_TOTAL_BYTES = 8 << 20
 
-DIFF = (
-    "diff",
-    "--numstat",
-    "-z",
-    "--no-color",
-    "--no-ext-diff",
-    "--no-textconv",
-    "--ignore-submodules=all",
-)
+OPTIONS = ("--numstat", "-z", "--no-color", "--no-ext-diff", "--no-textconv")
+INDEX = ("diff", "--cached", *OPTIONS, "--ignore-submodules=all")
+"""The index against HEAD (an unborn HEAD: against nothing, which ``diff-index`` refuses)."""
+WORK_TREE = ("diff-files", *OPTIONS, "--ignore-submodules=all")
+"""The work tree against the index, never writing it."""
 
 Counts = tuple[tuple[str, int, int], ...]
 """``(path, added, deleted)``, sorted by path."""
@@ -93,11 +91,11 @@ class LineCounts:
         staged, unstaged = counted_paths(toplevel, status)
         options = (*(LFS_OFF if lfs_off else ()), "--literal-pathspecs")
         self._runs: list[GitRun | None] = []
-        for cached, paths in ((("--cached",), staged), ((), unstaged)):
+        for command, paths in ((INDEX, staged), (WORK_TREE, unstaged)):
             run = None
             if paths:
                 try:
-                    run = git.start(toplevel, *options, *DIFF, *cached, "--", *paths)
+                    run = git.start(toplevel, *options, *command, "--", *paths)
                 except ProviderError as exc:
                     log.debug("no line counts: %s", exc)
             self._runs.append(run)

@@ -11,12 +11,15 @@ drop before entries do when the budget is tight."
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 from providers.git_status.folders import count_files
-from providers.git_status.numstat import MAX_FILE_BYTES, MAX_FILES, parse_numstat
+from providers.git_status.git import Git
+from providers.git_status.numstat import MAX_FILE_BYTES, MAX_FILES, LineCounts, parse_numstat
+from providers.git_status.porcelain import Branch, Entry, EntryKind, Status
 from providers.git_status.provider import GitStatusProvider
 from providers.git_status.sizes import FOLDER_CAP
 from providers.repository.ignore import IgnoreRules
@@ -148,6 +151,31 @@ def test_no_configured_diff_program_runs(make_provider: Make, tmp_path: Path, re
     assert marker.exists()
 
 
+def is_diff(run: str) -> bool:
+    return re.search(r" diff(-files)? ", f" {run} ") is not None
+
+
+def test_line_counts_never_write_the_index(repo: Path) -> None:
+    """Item 8 (and "never writes to the repository"): files whose stat changed but not their
+    content (as when one is edited back between status and the counts) make `git diff`
+    rewrite the index, `--no-optional-locks` or not; the work tree's counts come from
+    `git diff-files`, which never does."""
+    for name in ("a", "b", "c"):
+        commit_file(repo, name, f"{name}\n")
+    index = repo / ".git" / "index"
+    for name in ("a", "b"):
+        os.utime(repo / name, (1_000_000, 1_000_000))  # its stat, not its content, changed
+    (repo / "c").write_text("changed\n")
+    before = index.stat().st_mtime_ns
+    unstaged = tuple(Entry(EntryKind.ORDINARY, name, ".", "M") for name in ("a", "b", "c"))
+    status = Status(Branch(), 0, unstaged)
+    counting = LineCounts(Git("git"), repo, status, lfs_off=False)
+    assert counting.result() == ((), (("c", 1, 1),))
+    assert index.stat().st_mtime_ns == before
+    git(repo, "--no-optional-locks", "diff", "--numstat", "--", "a", "b", "c")
+    assert index.stat().st_mtime_ns != before  # what `git diff` would have done
+
+
 def test_line_counts_are_bounded(make_provider: Make, tmp_path: Path, repo: Path) -> None:
     """Item 8: a file past the size cap gets no count (the others do); past the file cap,
     no `git diff` runs at all."""
@@ -159,7 +187,7 @@ def test_line_counts_are_bounded(make_provider: Make, tmp_path: Path, repo: Path
     body = text_of(collect(make_provider({**NO_WATCH, "git": str(wrapper)}), repo))
     assert "  modified: big.txt\n" in body
     assert "  modified: small.txt (+1 -1)\n" in body
-    diffs = [run for run in runs(log) if " diff " in f" {run} "]
+    diffs = [run for run in runs(log) if is_diff(run)]
     assert len(diffs) == 1 and "big.txt" not in diffs[0]
 
     for i in range(MAX_FILES + 1):
@@ -169,7 +197,7 @@ def test_line_counts_are_bounded(make_provider: Make, tmp_path: Path, repo: Path
     config = {**NO_WATCH, "git": str(wrapper), "max_entries": 1000}
     body = text_of(collect(make_provider(config), repo, 20_000))
     assert "  added: many0.txt\n" in body
-    assert not [run for run in runs(log)[before:] if " diff " in f" {run} "]
+    assert not [run for run in runs(log)[before:] if is_diff(run)]
 
 
 def test_line_counts_drop_before_entries_do(make_provider: Make, repo: Path) -> None:
