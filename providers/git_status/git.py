@@ -285,6 +285,14 @@ class GitRun:
                 f"{_what(self._args)} timed out after {self._git.timeout_ms} ms in {self._cwd}"
             ) from None
 
+    def kill(self) -> None:
+        """Stop git (with its process group) without waiting for its answer."""
+        self._running.kill()
+
+    def done(self) -> bool:
+        """Whether git has exited (:meth:`output` then answers at once)."""
+        return self._running.done()
+
     def output(self) -> bytes:
         """stdout, or a classified error when git failed."""
         returncode, out, err = self.result()

@@ -1,18 +1,26 @@
 """Line counts of the changed files (``+40 -3``): ``git diff --numstat``, bounded, running no
 program of the repository's.
 
-Once ``git status`` has said which files changed, two runs start at once: the
-index against HEAD (``git diff --cached``) and the work tree against the index
-(``git diff-files``: ``git diff`` would refresh the index and write it when a
-file's stat changed but not its content, ``--no-optional-locks`` or not), each
-limited to those files (literal pathspecs), so git reads only them. Bounded:
-no run when more than :data:`MAX_FILES` files changed, and a file over
-:data:`MAX_FILE_BYTES` (by ``lstat``), or past :data:`MAX_TOTAL_BYTES` in all,
-is left out of them. Binary files (``-\\t-``) and submodules get no count.
-``--no-ext-diff --no-textconv``: no configured diff program runs (the
-filters are :mod:`providers.repository.gitexec`'s to neutralise, like every
-git run's). A failed or timed-out run costs only its counts: those lines
-then say nothing about size.
+Two sides: the index against HEAD (``git diff --cached``) and the work tree
+against the index (``git diff-files``: ``git diff`` would refresh the index
+and write it when a file's stat changed but not its content,
+``--no-optional-locks`` or not). Each is measured early, alongside ``git
+status``, when that is likely to be worth it: the index when the last
+snapshot had staged files, the work tree for the files the last snapshot
+named (every file of both, at the first snapshot); what status then names is
+kept. An early run not done when status is (a huge staged set, a mass of
+files whose stat changed) is stopped. What no early run covered is measured
+late, once status has named the files, limited to them (literal pathspecs),
+so git reads only those. Early or late, the counts are the same.
+
+Bounded: past :data:`MAX_FILES` files on a side, that side gets no counts; a
+file over :data:`MAX_FILE_BYTES` counts as binary (``core.bigFileThreshold``:
+git does not diff it), and work tree files past :data:`MAX_TOTAL_BYTES` in
+all (by ``lstat``) get no count. Binary files (``-\t-``) and submodules get
+none either. ``--no-ext-diff --no-textconv``: no configured diff program runs
+(the filters are :mod:`providers.repository.gitexec`'s to neutralise, like
+every git run's). A failed or timed-out run costs only its counts: those
+lines then say nothing about size.
 """
 
 from __future__ import annotations
@@ -29,11 +37,12 @@ from providers.git_status.porcelain import EntryKind, Status
 log = logging.getLogger(__name__)
 
 MAX_FILES = 256
-"""More changed files than this: no line counts at all (a page lists far fewer)."""
+"""More changed files than this on a side: no line counts for it (a page lists far fewer)."""
 MAX_FILE_BYTES = 1 << 20
 MAX_TOTAL_BYTES = 8 << 20
 
 OPTIONS = ("--numstat", "-z", "--no-color", "--no-ext-diff", "--no-textconv")
+BOUNDED = ("-c", f"core.bigFileThreshold={MAX_FILE_BYTES}", "--literal-pathspecs")
 INDEX = ("diff", "--cached", *OPTIONS, "--ignore-submodules=all")
 """The index against HEAD (an unborn HEAD: against nothing, which ``diff-index`` refuses)."""
 WORK_TREE = ("diff-files", *OPTIONS, "--ignore-submodules=all")
@@ -45,11 +54,8 @@ Counts = tuple[tuple[str, int, int], ...]
 _CHANGED = (EntryKind.ORDINARY, EntryKind.RENAMED, EntryKind.COPIED)
 
 
-def counted_paths(toplevel: Path, status: Status) -> tuple[list[str], list[str]]:
-    """The files worth a count: (index against HEAD, work tree against the index).
-
-    A rename's pathspec names both sides, so git pairs them as status did.
-    """
+def changed_paths(status: Status) -> tuple[list[str], list[str]]:
+    """The files worth a count: (staged, unstaged); a rename by its new name."""
     staged: list[str] = []
     unstaged: list[str] = []
     for entry in status.entries:
@@ -57,20 +63,15 @@ def counted_paths(toplevel: Path, status: Status) -> tuple[list[str], list[str]]
             continue
         if entry.index != ".":
             staged.append(entry.path)
-            if entry.orig_path is not None:
-                staged.append(entry.orig_path)
         if entry.worktree != ".":
             unstaged.append(entry.path)
-    if len(staged) + len(unstaged) > MAX_FILES:
-        return [], []
-    small = _small_enough(toplevel, sorted({*staged, *unstaged}))
-    return [p for p in staged if p in small], [p for p in unstaged if p in small]
+    return staged, unstaged
 
 
-def _small_enough(toplevel: Path, paths: Sequence[str]) -> set[str]:
-    """``paths`` whose work tree file is small, in path order until the total is spent;
-    a path with no file (deleted) costs nothing to stat."""
-    found: set[str] = set()
+def small_enough(toplevel: Path, paths: Sequence[str]) -> list[str]:
+    """``paths`` whose work tree file is small, in order until the total is spent; a path
+    with no file (deleted) costs nothing."""
+    found: list[str] = []
     total = 0
     for path in paths:
         try:
@@ -80,40 +81,105 @@ def _small_enough(toplevel: Path, paths: Sequence[str]) -> set[str]:
         if size > MAX_FILE_BYTES or total + size > MAX_TOTAL_BYTES:
             continue
         total += size
-        found.add(path)
+        found.append(path)
     return found
 
 
 class LineCounts:
-    """The two ``git diff --numstat`` runs, started; :meth:`result` waits for them."""
+    """Both sides' runs: made right before ``git status`` starts, told its answer
+    (:meth:`status_is`), then asked for the counts (:meth:`result`); or cancelled."""
 
-    def __init__(self, git: Git, toplevel: Path, status: Status, *, lfs_off: bool) -> None:
-        staged, unstaged = counted_paths(toplevel, status)
-        options = (*(LFS_OFF if lfs_off else ()), "--literal-pathspecs")
-        self._runs: list[GitRun | None] = []
-        for command, paths in ((INDEX, staged), (WORK_TREE, unstaged)):
-            run = None
-            if paths:
-                try:
-                    run = git.start(toplevel, *options, *command, "--", *paths)
-                except ProviderError as exc:
-                    log.debug("no line counts: %s", exc)
-            self._runs.append(run)
+    def __init__(
+        self,
+        git: Git,
+        toplevel: Path,
+        *,
+        index: bool,
+        work_tree: Sequence[str] | None,
+        lfs_off: bool,
+    ) -> None:
+        """Start the early runs: the ``index`` (every staged file), the ``work_tree`` for
+        these files (``()``: every file; None: none early)."""
+        self._git = git
+        self._toplevel = toplevel
+        self._index = self._start(INDEX, ()) if index else None
+        self._early = None
+        self._covers: set[str] | None = None
+        """What the early work tree run measures; None: every file."""
+        if work_tree is not None:
+            self._early = self._start(WORK_TREE, work_tree, LFS_OFF if lfs_off else ())
+            self._covers = set(work_tree) if work_tree else None
+        self._late: GitRun | None = None
+        self._kept: tuple[set[str], set[str]] = (set(), set())
+        self.named = (0, 0)
+        """How many files status named on each side (index, work tree)."""
+        self.unstaged: list[str] = []
+        """The work tree's files worth a count, as status named them."""
+
+    def status_is(self, status: Status, *, lfs_off: bool) -> None:
+        """Keep the early runs that are done, and start what is missing, for what status named.
+
+        ``lfs_off``: the work tree's runs compare LFS files as they are (see
+        :data:`~providers.git_status.git.LFS_OFF`); the index's runs no filter at all.
+        """
+        staged, unstaged = changed_paths(status)
+        self.named = (len(staged), len(unstaged))
+        wanted = 0 < len(staged) <= MAX_FILES
+        if self._index is not None and not (wanted and self._index.done()):
+            self._index.kill()  # nothing to count, too much, or slower than status
+            self._index = None
+        if self._index is None and wanted:
+            renamed = [e.orig_path for e in status.entries if e.orig_path and e.index != "."]
+            self._index = self._start(INDEX, [*staged, *renamed])
+        small = small_enough(self._toplevel, unstaged) if len(unstaged) <= MAX_FILES else []
+        self.unstaged = small
+        if self._early is not None and not (small and self._early.done()):
+            self._early.kill()
+            self._early = None
+        covers = self._covers
+        missing = small if self._early is None else [p for p in small if covers and p not in covers]
+        if missing:
+            self._late = self._start(WORK_TREE, missing, LFS_OFF if lfs_off else ())
+        self._kept = (set(staged), set(small))
 
     def result(self) -> tuple[Counts, Counts]:
-        """(staged, unstaged) counts; empty for a run that failed."""
-        staged, unstaged = (_counts(run) for run in self._runs)
-        return staged, unstaged
+        """(staged, unstaged) counts; none from a run that failed."""
+        staged = _counts(self._index, self._kept[0])
+        unstaged = _counts(self._early, self._kept[1]) + _counts(self._late, self._kept[1])
+        return staged, tuple(sorted(set(unstaged)))
+
+    def running(self) -> bool:
+        """Whether a run started has not finished yet."""
+        return any(run is not None and not run.done() for run in self._runs())
+
+    def cancel(self) -> None:
+        for run in self._runs():
+            if run is not None:
+                run.kill()
+
+    def _runs(self) -> tuple[GitRun | None, ...]:
+        return (self._index, self._early, self._late)
+
+    def _start(
+        self, command: Sequence[str], paths: Sequence[str], options: Sequence[str] = ()
+    ) -> GitRun | None:
+        try:
+            return self._git.start(self._toplevel, *options, *BOUNDED, *command, "--", *paths)
+        except ProviderError as exc:
+            log.debug("no line counts: %s", exc)
+            return None
 
 
-def _counts(run: GitRun | None) -> Counts:
+def _counts(run: GitRun | None, kept: set[str]) -> Counts:
+    """What ``run`` counted for the files in ``kept``."""
     if run is None:
         return ()
     try:
-        return parse_numstat(run.output())
+        counted = parse_numstat(run.output())
     except (ProviderError, ValueError) as exc:
         log.debug("no line counts: %s", exc)
         return ()
+    return tuple(found for found in counted if found[0] in kept)
 
 
 def parse_numstat(output: bytes) -> Counts:

@@ -1,11 +1,12 @@
 """One repository state, gathered with as few git processes as possible.
 
-Steps: ``git status`` (always, one process) -> sizes (``git diff --numstat``
-for the index and the work tree at once, only for the files status named, while
-a bounded walk counts the untracked folders' files) -> operation markers (file
-reads) -> default branch (file reads, only when the ref files changed) ->
-recent commits (``git log``, only when HEAD moved). So a turn after an edit
-costs one process, plus one for each side (index, work tree) that has changes.
+Steps: ``git status`` (always, one process; the index's line counts run
+alongside) -> sizes (the work tree's line counts, only for the files status
+named, while a bounded walk counts the untracked folders' files; see
+:mod:`providers.git_status.measure`) -> operation markers (file reads) ->
+default branch (file reads, only when the ref files changed) -> recent commits
+(``git log``, only when HEAD moved). So a turn after an edit costs two
+processes, three when files changed in the work tree.
 """
 
 from __future__ import annotations
@@ -14,10 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from providers.core.errors import ErrorCategory, ProviderError
-from providers.git_status.folders import count_files, untracked_folders
 from providers.git_status.git import BlockedByFifo, Git, GitRun, Layout
 from providers.git_status.history import Commit, parse_log
-from providers.git_status.numstat import LineCounts
+from providers.git_status.measure import Measure
 from providers.git_status.operation import Operation, read_operations
 from providers.git_status.porcelain import PorcelainError, Status, parse
 from providers.git_status.refs import (
@@ -29,8 +29,6 @@ from providers.git_status.refs import (
     uses_reftable,
 )
 from providers.git_status.sizes import Sizes
-from providers.repository.excludes import global_excludes
-from providers.repository.ignore import IgnoreRules
 from providers.repository.sources import read_prefix
 
 FIFO_NOTE = (
@@ -83,23 +81,28 @@ class Snapshotter:
         """A required LFS filter failed here once: status runs with it off from then on."""
         self._distance_key: tuple[object, ...] | None = None
         self._distance: tuple[int, int] | None = None
-        self._global_excludes: tuple[Path | None] | None = None
+        self._measure = Measure(git, layout.toplevel or layout.git_dir, layout.common_dir)
 
     def take(self) -> Snapshot:
         layout = self._layout
         if layout.toplevel is None:
             return self._bare()
         early = self._log_alongside(layout.toplevel)
+        counting = self._measure.start(untracked=self._untracked != "no", lfs_off=self._lfs_off)
         notes: list[str] = []
         try:
             status = parse(self._status(layout.toplevel, notes))
         except PorcelainError as exc:
+            counting.cancel()
             raise ProviderError(
                 ErrorCategory.UNKNOWN, f"unexpected git status output: {exc}"
             ) from exc
+        except BaseException:
+            counting.cancel()
+            raise
         finally:
             commits = _result_or_none(early)
-        sizes = self._sizes(layout.toplevel, status)
+        sizes = self._measure.finish(counting, status, lfs_off=self._lfs_off)
         head = status.branch.oid
         if commits is not None and head is not None and commits[:1] and commits[0].oid == head:
             self._commits, self._log_head = commits, head
@@ -112,26 +115,6 @@ class Snapshotter:
             commits=self._recent_commits(layout.toplevel, head),
             notes=tuple(notes),
             sizes=sizes,
-        )
-
-    def _sizes(self, toplevel: Path, status: Status) -> Sizes:
-        """Line counts (two git runs, started first) and the untracked folders' files (a
-        walk in this process meanwhile)."""
-        counting = LineCounts(self._git, toplevel, status, lfs_off=self._lfs_off)
-        folders = untracked_folders(status)
-        counted = count_files(toplevel, folders, self._ignore_rules(toplevel)) if folders else ()
-        staged, unstaged = counting.result()
-        return Sizes(staged, unstaged, counted)
-
-    def _ignore_rules(self, toplevel: Path) -> IgnoreRules:
-        """git's ignore rules, read afresh (a ``.gitignore`` may have changed); where the
-        global excludes file is, git is asked once."""
-        if self._global_excludes is None:
-            self._global_excludes = (global_excludes(self._git.runner, toplevel),)
-        return IgnoreRules(
-            toplevel,
-            info_exclude=self._layout.common_dir / "info" / "exclude",
-            global_excludes=self._global_excludes[0],
         )
 
     def _status(self, toplevel: Path, notes: list[str]) -> bytes:

@@ -17,11 +17,19 @@ from providers.repository.ignore import default_global_excludes
 log = logging.getLogger(__name__)
 
 
+EXCLUDES_FILE_ARGS = ("config", "--path", "--get", "core.excludesFile")
+"""The git run that says where the global excludes file is (exit 1: not set)."""
+
+
 def excludes_file(runner: GitRunner, cwd: Path) -> Path | None:
     """``core.excludesFile`` from git's config, ``~`` expanded; None when unset."""
-    code, out, _ = runner.run(
-        cwd, ["config", "--path", "--get", "core.excludesFile"], ok_codes=(0, 1)
-    )
+    code, out, _ = runner.run(cwd, EXCLUDES_FILE_ARGS, ok_codes=(0, 1))
+    return excludes_file_from(code, out, cwd)
+
+
+def excludes_file_from(code: int, out: bytes, cwd: Path) -> Path | None:
+    """What a run of :data:`EXCLUDES_FILE_ARGS` in ``cwd`` said, for a caller that started it
+    alongside other runs."""
     value = os.fsdecode(out).rstrip("\n")
     if code != 0 or not value:
         return None

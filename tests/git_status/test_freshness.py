@@ -22,10 +22,16 @@ from tests.git_status.repos import Feed, collect, commit_file, counting_git, git
 Make = Callable[..., GitStatusProvider]
 
 
+FIRST_TURN = ["config", "diff", "diff-files", "log", "status"]
+"""The first snapshot runs, alongside ``status``: ``log``, the line counts of the index
+(``diff --cached``) and the work tree (``diff-files``), and where git's global excludes
+file is (``config``), in no fixed order; finding the repository runs nothing (a plain
+``.git`` directory). Later snapshots of a clean tree run ``status`` alone."""
+FIRST = len(FIRST_TURN)
+
+
 def first_turn(names: list[str]) -> list[str]:
-    """The first snapshot runs ``log`` alongside ``status`` (their order is not fixed);
-    finding the repository runs nothing (a plain ``.git`` directory)."""
-    return [*sorted(names[:2]), *names[2:]]
+    return [*sorted(names[:FIRST]), *names[FIRST:]]
 
 
 def commands(log: Path) -> list[str]:
@@ -33,7 +39,10 @@ def commands(log: Path) -> list[str]:
     found = []
     for line in runs(log):
         words = line.split()
-        found.append(words[words.index("-C") + 2])
+        i = words.index("-C") + 2
+        while words[i].startswith("-"):
+            i += 2 if words[i] == "-c" else 1
+        found.append(words[i])
     return found
 
 
@@ -45,15 +54,15 @@ def test_warm_turn_runs_no_git_with_the_real_watcher(
     started = time.monotonic()
     collect(provider, repo)
     assert time.monotonic() - started < 2
-    assert first_turn(commands(log)) == ["log", "status"]
+    assert first_turn(commands(log)) == FIRST_TURN
     provider.answer_sent()  # as the adapter does once the answer is out
     time.sleep(0.5)  # the watcher gets ready, and reports anything our own runs caused
     settled = collect(provider, repo)  # first turn with the watch in place: recomputes
-    assert commands(log)[2:] == ["status"]
+    assert commands(log)[FIRST:] == ["status"]
     time.sleep(0.3)
     for _ in range(3):
         assert collect(provider, repo) is settled
-    assert len(runs(log)) == 3
+    assert len(runs(log)) == FIRST + 1
 
 
 def test_real_watcher_notices_an_edit(make_provider: Make, tmp_path: Path, repo: Path) -> None:
@@ -65,7 +74,7 @@ def test_real_watcher_notices_an_edit(make_provider: Make, tmp_path: Path, repo:
     while "modified: README" not in text_of(collect(provider, repo)):
         assert time.monotonic() < deadline, "the edit never showed up"
         time.sleep(0.02)
-    assert "log" not in commands(log)[2:]  # HEAD did not move: no new git log
+    assert "log" not in commands(log)[FIRST:]  # HEAD did not move: no new git log
 
 
 def test_fed_changes_recompute_only_what_changed(
@@ -76,24 +85,30 @@ def test_fed_changes_recompute_only_what_changed(
     provider = make_provider({"git": str(wrapper)}, watcher_factory=feed.factory)
     collect(provider, repo)
     assert feed.roots == []  # the watch starts once the first answer is out
-    assert first_turn(commands(log)) == ["log", "status"]
+    assert first_turn(commands(log)) == FIRST_TURN
 
     collect(provider, repo)
     assert feed.roots == [repo]
     # The turn that finds the watch in place recomputes once (a change may have
     # slipped in before it was).
-    assert commands(log)[2:] == ["status"]
+    assert commands(log)[FIRST:] == ["status"]
     collect(provider, repo)
-    assert len(runs(log)) == 3  # nothing fed: no git
+    assert len(runs(log)) == FIRST + 1  # nothing fed: no git
 
     feed.change(repo / "README")
     collect(provider, repo)
-    assert commands(log)[3:] == ["status"]  # HEAD unchanged: the log is reused
+    assert commands(log)[FIRST + 1 :] == ["status"]  # HEAD unchanged: the log is reused
+
+    (repo / "README").write_text("edited\n")
+    feed.change(repo / "README")
+    assert "modified: README (+1 -1)" in text_of(collect(provider, repo))
+    assert commands(log)[FIRST + 2 :] == ["status", "diff-files"]  # its line counts
 
     commit_file(repo, "new.txt", "n\n", "a new commit")
     feed.change(repo / ".git" / "refs" / "heads" / "main")
     assert " a new commit\n" in text_of(collect(provider, repo))
-    assert commands(log)[4:] == ["status", "log"]
+    # README still modified: its line counts now run alongside status (in no fixed order)
+    assert sorted(commands(log)[FIRST + 4 :]) == ["diff-files", "log", "status"]
 
 
 def test_budget_change_re_renders_without_git(
@@ -109,7 +124,7 @@ def test_budget_change_re_renders_without_git(
     narrow = collect(provider, repo, 30)
     assert narrow.sections[0].tokens <= 30 < wide.sections[0].tokens
     assert "Recent commits" not in narrow.sections[0].text
-    assert len(runs(log)) == 3
+    assert len(runs(log)) == FIRST + 1
 
 
 def test_stat_guard_covers_watcher_latency(make_provider: Make, tmp_path: Path, repo: Path) -> None:
@@ -136,7 +151,7 @@ def test_watch_false_runs_status_every_turn(
     provider = make_provider({"git": str(wrapper), "watch": False})
     for _ in range(3):
         collect(provider, repo)
-    assert first_turn(commands(log)) == ["log", "status", "status", "status"]
+    assert first_turn(commands(log)) == [*FIRST_TURN, "status", "status"]
 
 
 def test_dead_watcher_means_recompute_every_turn(
@@ -218,4 +233,4 @@ def test_touched_paths_outside_the_repo_are_ignored(
     outside = tmp_path / "elsewhere.txt"
     outside.write_text("x\n")
     collect(provider, repo, touched=(str(outside),))
-    assert len(runs(log)) == 3
+    assert len(runs(log)) == FIRST + 1

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 from providers.git_status.folders import count_files
 from providers.git_status.git import Git
 from providers.git_status.numstat import MAX_FILE_BYTES, MAX_FILES, LineCounts, parse_numstat
-from providers.git_status.porcelain import Branch, Entry, EntryKind, Status
+from providers.git_status.porcelain import Branch, Entry, EntryKind, Status, parse
 from providers.git_status.provider import GitStatusProvider
 from providers.git_status.sizes import FOLDER_CAP
 from providers.repository.ignore import IgnoreRules
@@ -29,6 +30,7 @@ from tests.git_status.repos import (
     counting_git,
     git,
     git_bytes,
+    porcelain,
     runs,
     text_of,
     write_script,
@@ -131,6 +133,41 @@ def test_line_counts_for_the_index_and_the_work_tree(make_provider: Make, repo: 
     assert "  modified: logo.png\n" in body  # binary: git says "-\t-"
 
 
+def test_early_or_late_the_counts_are_the_same(repo: Path) -> None:
+    """Item 9 without cost to item 8: measured alongside status (every file, then what
+    status names kept), the counts are exactly those of runs limited to those files."""
+    commit_file(repo, "a.py", lines(10))
+    commit_file(repo, "b.py", lines(40))
+    commit_file(repo, "big.txt", "x\n")
+    commit_file(repo, "huge.txt", "x\n")
+    (repo / "a.py").write_text(lines(12))
+    git(repo, "mv", "b.py", "c.py")
+    (repo / "c.py").write_text(lines(39))
+    (repo / "huge.txt").write_text("y\n" * (MAX_FILE_BYTES // 2 + 1))  # past the cap
+    git(repo, "add", "-A")
+    (repo / "a.py").write_text(lines(3))
+    (repo / "big.txt").write_text("y\n" * (MAX_FILE_BYTES // 2 + 1))
+    status = parse(porcelain(repo))
+    found = []
+    for early in (True, False):
+        counting = LineCounts(
+            Git("git"), repo, index=early, work_tree=() if early else None, lfs_off=False
+        )
+        deadline = time.monotonic() + 10
+        while counting.running() and time.monotonic() < deadline:  # as if status took long
+            time.sleep(0.01)
+        counting.status_is(status, lfs_off=False)
+        found.append(counting.result())
+    assert (
+        found[0]
+        == found[1]
+        == (
+            (("a.py", 2, 0), ("c.py", 0, 1)),
+            (("a.py", 0, 9),),
+        )
+    )
+
+
 def test_no_configured_diff_program_runs(make_provider: Make, tmp_path: Path, repo: Path) -> None:
     """Item 8: `--no-ext-diff --no-textconv`: the repository's diff.external and textconv
     programs never run, and the counts are of the files as they are."""
@@ -169,7 +206,8 @@ def test_line_counts_never_write_the_index(repo: Path) -> None:
     before = index.stat().st_mtime_ns
     unstaged = tuple(Entry(EntryKind.ORDINARY, name, ".", "M") for name in ("a", "b", "c"))
     status = Status(Branch(), 0, unstaged)
-    counting = LineCounts(Git("git"), repo, status, lfs_off=False)
+    counting = LineCounts(Git("git"), repo, index=False, work_tree=None, lfs_off=False)
+    counting.status_is(status, lfs_off=False)
     assert counting.result() == ((), (("c", 1, 1),))
     assert index.stat().st_mtime_ns == before
     git(repo, "--no-optional-locks", "diff", "--numstat", "--", "a", "b", "c")
@@ -178,7 +216,8 @@ def test_line_counts_never_write_the_index(repo: Path) -> None:
 
 def test_line_counts_are_bounded(make_provider: Make, tmp_path: Path, repo: Path) -> None:
     """Item 8: a file past the size cap gets no count (the others do); past the file cap,
-    no `git diff` runs at all."""
+    the index's early run is stopped, none runs for those files, and the next snapshot
+    does not start one early."""
     commit_file(repo, "big.txt", "x\n")
     commit_file(repo, "small.txt", "x\n")
     (repo / "big.txt").write_text("y\n" * (MAX_FILE_BYTES // 2 + 1))
@@ -187,17 +226,20 @@ def test_line_counts_are_bounded(make_provider: Make, tmp_path: Path, repo: Path
     body = text_of(collect(make_provider({**NO_WATCH, "git": str(wrapper)}), repo))
     assert "  modified: big.txt\n" in body
     assert "  modified: small.txt (+1 -1)\n" in body
-    diffs = [run for run in runs(log) if is_diff(run)]
-    assert len(diffs) == 1 and "big.txt" not in diffs[0]
+    work_tree = [run for run in runs(log) if " diff-files " in run]
+    assert len(work_tree) == 1 and "big.txt" not in work_tree[0]
 
     for i in range(MAX_FILES + 1):
         (repo / f"many{i}.txt").write_text("x\n")
     git(repo, "add", "-A")
     before = len(runs(log))
-    config = {**NO_WATCH, "git": str(wrapper), "max_entries": 1000}
-    body = text_of(collect(make_provider(config), repo, 20_000))
-    assert "  added: many0.txt\n" in body
-    assert not [run for run in runs(log)[before:] if is_diff(run)]
+    provider = make_provider({**NO_WATCH, "git": str(wrapper), "max_entries": 1000})
+    body = text_of(collect(provider, repo, 20_000))
+    assert "  added: many0.txt\n" in body and "  modified: small.txt\n" in body  # no counts
+    assert not [run for run in runs(log)[before:] if is_diff(run) and "many0.txt" in run]
+    before = len(runs(log))
+    collect(provider, repo, 20_000)
+    assert not [run for run in runs(log)[before:] if " --cached " in run]
 
 
 def test_line_counts_drop_before_entries_do(make_provider: Make, repo: Path) -> None:
