@@ -1,11 +1,13 @@
 """A snapshot's sizes, measured around its ``git status`` run so they add little wait.
 
 Before status: the line counts start for what the last snapshot had changed
-(:mod:`providers.git_status.numstat`), and on the first snapshot, git is
-asked where its global excludes file is. Once status has answered: line
-counts start for the files it named that no early run covers,
-the untracked folders are counted by a walk in this process meanwhile
-(:mod:`providers.git_status.folders`), and the counts are collected.
+(:mod:`providers.git_status.numstat`; at the first snapshot, the index's, which reads no
+work tree file), and on the first snapshot, git is asked where its global excludes file
+is. Never every work tree file early: that would walk the work tree a second time,
+alongside status, on machines short of cores. Once status has answered: line counts
+start for the files it named that no early run covers, the untracked folders are counted
+by a walk in this process meanwhile (:mod:`providers.git_status.folders`), and the
+counts are collected.
 """
 
 from __future__ import annotations
@@ -44,8 +46,7 @@ class Measure:
     def start(self, *, untracked: bool, lfs_off: bool) -> Measuring:
         """Call right before ``git status`` starts. ``untracked``: status lists untracked
         files (so folders may need counting)."""
-        index = True  # the first snapshot: every file early
-        work_tree: tuple[str, ...] | None = ()
+        index, work_tree = True, None  # first: staged files unknown, but cheap to find
         if self._last is not None:
             index = 0 < self._last.named[0] <= MAX_FILES
             work_tree = tuple(self._last.unstaged) or None

@@ -1,26 +1,24 @@
-"""Line counts of the changed files (``+40 -3``): ``git diff --numstat``, bounded, running no
-program of the repository's.
+"""Line counts of the changed files (``+40 -3``): ``git diff --numstat``, bounded,
+running no program of the repository's.
 
-Two sides: the index against HEAD (``git diff --cached``) and the work tree
-against the index (``git diff-files``: ``git diff`` would refresh the index
-and write it when a file's stat changed but not its content,
-``--no-optional-locks`` or not). Each is measured early, alongside ``git
-status``, when that is likely to be worth it: the index when the last
-snapshot had staged files, the work tree for the files the last snapshot
-named (every file of both, at the first snapshot); what status then names is
-kept. An early run not done when status is (a huge staged set, a mass of
-files whose stat changed) is stopped. What no early run covered is measured
-late, once status has named the files, limited to them (literal pathspecs),
-so git reads only those. Early or late, the counts are the same.
+Two sides: the index against HEAD (``git diff --cached``) and the work tree against the
+index (``git diff-files``: ``git diff`` would refresh the index and write it when a
+file's stat changed but not its content, ``--no-optional-locks`` or not). Each is
+measured early, alongside ``git status``, when that is likely to be worth it
+(:mod:`providers.git_status.measure` decides): the index for every staged file, the work
+tree for the files the last snapshot named; what status then names is kept. An early run
+not done when status is (a huge staged set, a mass of files whose stat changed) is
+stopped. What no early run covered is measured late, once status has named the files,
+limited to them (literal pathspecs), so git reads only those. Early or late, the counts
+are the same.
 
-Bounded: past :data:`MAX_FILES` files on a side, that side gets no counts; a
-file over :data:`MAX_FILE_BYTES` counts as binary (``core.bigFileThreshold``:
-git does not diff it), and work tree files past :data:`MAX_TOTAL_BYTES` in
-all (by ``lstat``) get no count. Binary files (``-\t-``) and submodules get
-none either. ``--no-ext-diff --no-textconv``: no configured diff program runs
-(the filters are :mod:`providers.repository.gitexec`'s to neutralise, like
-every git run's). A failed or timed-out run costs only its counts: those
-lines then say nothing about size.
+Bounded: past :data:`MAX_FILES` files on a side, that side gets no counts; a file over
+:data:`MAX_FILE_BYTES` counts as binary (``core.bigFileThreshold``: git does not diff
+it), and work tree files past :data:`MAX_TOTAL_BYTES` in all (by ``lstat``) get no
+count. Binary files (counted ``-`` by git) and submodules get none either. ``--no-ext-diff
+--no-textconv``: no configured diff program runs (the filters are
+:mod:`providers.repository.gitexec`'s to neutralise, like every git run's). A failed or
+timed-out run costs only its counts: those lines then say nothing about size.
 """
 
 from __future__ import annotations

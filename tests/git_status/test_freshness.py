@@ -22,11 +22,11 @@ from tests.git_status.repos import Feed, collect, commit_file, counting_git, git
 Make = Callable[..., GitStatusProvider]
 
 
-FIRST_TURN = ["config", "diff", "diff-files", "log", "status"]
-"""The first snapshot runs, alongside ``status``: ``log``, the line counts of the index
-(``diff --cached``) and the work tree (``diff-files``), and where git's global excludes
-file is (``config``), in no fixed order; finding the repository runs nothing (a plain
-``.git`` directory). Later snapshots of a clean tree run ``status`` alone."""
+FIRST_TURN = ["config", "diff", "log", "status"]
+"""The first snapshot runs, alongside ``status``: ``log``, the index's line counts (``diff
+--cached``) and where git's global excludes file is (``config``), in no fixed order;
+finding the repository runs nothing (a plain ``.git`` directory). Later snapshots of a
+clean tree run ``status`` alone."""
 FIRST = len(FIRST_TURN)
 
 
