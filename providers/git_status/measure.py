@@ -1,24 +1,29 @@
 """A snapshot's sizes, measured around its ``git status`` run so they add little wait.
 
-Before status: the line counts start for what the last snapshot had changed
-(:mod:`providers.git_status.numstat`; at the first snapshot, the index's, which reads no
-work tree file), and on the first snapshot, git is asked where its global excludes file
-is. Never every work tree file early: that would walk the work tree a second time,
-alongside status, on machines short of cores. Once status has answered: line counts
-start for the files it named that no early run covers, the untracked folders are counted
-by a walk in this process meanwhile (:mod:`providers.git_status.folders`), and the
-counts are collected.
+Before status: line counts start (:mod:`providers.git_status.numstat`) for what
+changed since the last snapshot's were taken (:mod:`providers.git_status.countcache`
+keeps the rest): the index's when the index file changed (at the first snapshot too: it
+reads no work tree file), the work tree's for the files the last snapshot named whose
+version changed. Never every work tree file early: that would walk the work tree a second
+time, alongside status, on machines short of cores. On the first snapshot, git is also
+asked where its global excludes file is. Once status has answered: line counts start for
+the files it named that nothing covers yet, the untracked folders are counted by a walk
+in this process meanwhile (:mod:`providers.git_status.folders`), and the counts are
+collected.
 """
 
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from providers.core.errors import ProviderError
+from providers.git_status.countcache import CountCache
 from providers.git_status.folders import count_files, untracked_folders
 from providers.git_status.git import Git, GitRun
-from providers.git_status.numstat import MAX_FILES, LineCounts
+from providers.git_status.numstat import MAX_FILES, LineCounts, changed_paths
 from providers.git_status.porcelain import Status
 from providers.git_status.sizes import Sizes
 from providers.repository.excludes import (
@@ -27,6 +32,7 @@ from providers.repository.excludes import (
     global_excludes,
 )
 from providers.repository.ignore import IgnoreRules, default_global_excludes
+from providers.repository.sources import FileKey, file_key
 
 log = logging.getLogger(__name__)
 
@@ -34,24 +40,33 @@ log = logging.getLogger(__name__)
 class Measure:
     """One repository's measuring, across snapshots (what it learnt once is kept)."""
 
-    def __init__(self, git: Git, toplevel: Path, common_dir: Path) -> None:
+    def __init__(self, git: Git, toplevel: Path, git_dir: Path, common_dir: Path) -> None:
         self._git = git
         self._toplevel = toplevel
+        self._index = git_dir / "index"
         self._info_exclude = common_dir / "info" / "exclude"
         self._excludes: tuple[Path | None] | None = None
         """Where git's global excludes file is, once asked (the config is read once)."""
+        self._cache = CountCache()
         self._last: LineCounts | None = None
         """The last snapshot's line counts: which files it named on each side."""
+        self._head: str | None = None
 
     def start(self, *, untracked: bool, lfs_off: bool) -> Measuring:
         """Call right before ``git status`` starts. ``untracked``: status lists untracked
         files (so folders may need counting)."""
-        index, work_tree = True, None  # first: staged files unknown, but cheap to find
-        if self._last is not None:
-            index = 0 < self._last.named[0] <= MAX_FILES
-            work_tree = tuple(self._last.unstaged) or None
+        taken_ns = time.time_ns()
+        index = file_key(self._index)
+        last = self._last
+        previous = last.unstaged if last is not None else []
+        keys = {path: file_key(self._toplevel / path, follow=False) for path in previous}
+        known = self._cache.files(index, keys)
+        stale = tuple(path for path in previous if path not in known)
+        early_index = last is None or (
+            last.named[0] <= MAX_FILES and self._cache.staged(index, self._head) is None
+        )
         counts = LineCounts(
-            self._git, self._toplevel, index=index, work_tree=work_tree, lfs_off=lfs_off
+            self._git, self._toplevel, index=early_index, work_tree=stale or None, lfs_off=lfs_off
         )
         excludes = None
         if untracked and self._excludes is None:
@@ -59,18 +74,35 @@ class Measure:
                 excludes = self._git.start(self._toplevel, *EXCLUDES_FILE_ARGS)
             except ProviderError as exc:
                 log.debug("cannot ask git for core.excludesFile: %s", exc)
-        return Measuring(counts, excludes)
+        return Measuring(counts, excludes, index, keys, known, taken_ns)
 
     def finish(self, measuring: Measuring, status: Status, *, lfs_off: bool) -> Sizes:
         """The sizes of what ``status`` names."""
-        counts = measuring.counts
-        counts.status_is(status, lfs_off=lfs_off)
-        self._last = counts
+        counts, index = measuring.counts, measuring.index
+        head = status.branch.oid
+        staged_known = self._cache.staged(index, head)
+        keys = dict(measuring.keys)
+        for path in changed_paths(status)[1]:
+            if path not in keys:
+                keys[path] = file_key(self._toplevel / path, follow=False)
+        counts.status_is(
+            status, lfs_off=lfs_off, index_known=staged_known is not None, known=measuring.known
+        )
+        self._last, self._head = counts, head
         if measuring.excludes is not None:
             self._excludes = (self._excludes_from(measuring.excludes),)
         folders = untracked_folders(status)
         counted = count_files(self._toplevel, folders, self._rules()) if folders else ()
-        staged, unstaged = counts.result()
+        staged, ran = counts.result()
+        if staged_known is None:
+            self._cache.keep_staged(index, head, staged)
+        else:
+            staged = staged_known
+        found: dict[str, tuple[int, int] | None] = {p: (a, d) for p, a, d in ran}
+        found |= {p: measuring.known[p] for p in counts.unstaged if p in measuring.known}
+        kept = {path: keys[path] for path in counts.unstaged}
+        self._cache.keep_files(index, kept, found, measuring.taken_ns)
+        unstaged = tuple((p, *c) for p, c in sorted(found.items()) if c is not None)
         return Sizes(staged, unstaged, counted)
 
     def _excludes_from(self, run: GitRun) -> Path | None:
@@ -92,11 +124,25 @@ class Measure:
 
 
 class Measuring:
-    """What one snapshot started before its ``git status``: stop it if the snapshot fails."""
+    """What one snapshot started before its ``git status`` and what it saw then (the
+    index's key, the keys and kept counts of the files the last snapshot named); stop
+    what it started if the snapshot fails."""
 
-    def __init__(self, counts: LineCounts, excludes: GitRun | None) -> None:
+    def __init__(
+        self,
+        counts: LineCounts,
+        excludes: GitRun | None,
+        index: FileKey | None,
+        keys: Mapping[str, FileKey | None],
+        known: Mapping[str, tuple[int, int] | None],
+        taken_ns: int,
+    ) -> None:
         self.counts = counts
         self.excludes = excludes
+        self.index = index
+        self.keys = keys
+        self.known = known
+        self.taken_ns = taken_ns
 
     def cancel(self) -> None:
         self.counts.cancel()

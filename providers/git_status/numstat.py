@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from providers.core.errors import ProviderError
@@ -114,17 +114,26 @@ class LineCounts:
         self.unstaged: list[str] = []
         """The work tree's files worth a count, as status named them."""
 
-    def status_is(self, status: Status, *, lfs_off: bool) -> None:
-        """Keep the early runs that are done, and start what is missing, for what status named.
+    def status_is(
+        self,
+        status: Status,
+        *,
+        lfs_off: bool,
+        index_known: bool = False,
+        known: Collection[str] = (),
+    ) -> None:
+        """Keep the early runs that are done, and start what is missing, for what status
+        named: not the index when its counts are ``index_known``, nor the work tree files
+        ``known`` (the caller has their counts).
 
         ``lfs_off``: the work tree's runs compare LFS files as they are (see
         :data:`~providers.git_status.git.LFS_OFF`); the index's runs no filter at all.
         """
         staged, unstaged = changed_paths(status)
         self.named = (len(staged), len(unstaged))
-        wanted = 0 < len(staged) <= MAX_FILES
+        wanted = 0 < len(staged) <= MAX_FILES and not index_known
         if self._index is not None and not (wanted and self._index.done()):
-            self._index.kill()  # nothing to count, too much, or slower than status
+            self._index.kill()  # nothing to count, known, too much, or slower than status
             self._index = None
         if self._index is None and wanted:
             renamed = [e.orig_path for e in status.entries if e.orig_path and e.index != "."]
@@ -134,8 +143,10 @@ class LineCounts:
         if self._early is not None and not (small and self._early.done()):
             self._early.kill()
             self._early = None
-        covers = self._covers
-        missing = small if self._early is None else [p for p in small if covers and p not in covers]
+        covers = set(known)
+        if self._early is not None:
+            covers |= self._covers if self._covers is not None else set(small)
+        missing = [path for path in small if path not in covers]
         if missing:
             self._late = self._start(WORK_TREE, missing, LFS_OFF if lfs_off else ())
         self._kept = (set(staged), set(small))

@@ -81,7 +81,9 @@ class Snapshotter:
         """A required LFS filter failed here once: status runs with it off from then on."""
         self._distance_key: tuple[object, ...] | None = None
         self._distance: tuple[int, int] | None = None
-        self._measure = Measure(git, layout.toplevel or layout.git_dir, layout.common_dir)
+        self._measure = Measure(
+            git, layout.toplevel or layout.git_dir, layout.git_dir, layout.common_dir
+        )
 
     def take(self) -> Snapshot:
         layout = self._layout

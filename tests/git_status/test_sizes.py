@@ -168,6 +168,33 @@ def test_early_or_late_the_counts_are_the_same(repo: Path) -> None:
     )
 
 
+def test_counts_are_kept_while_nothing_changes(
+    make_provider: Make, tmp_path: Path, repo: Path
+) -> None:
+    """Item 9: a turn runs `git diff` only for what changed since the last one: the index's
+    counts while the index file is as it was, a file's while it is (a stat tells)."""
+    commit_file(repo, "a.py", lines(10))
+    commit_file(repo, "b.py", lines(10))
+    (repo / "b.py").write_text(lines(12))
+    git(repo, "add", "b.py")
+    (repo / "a.py").write_text(lines(11))
+    hour_ago = time.time() - 3600  # older than any clock's tick: the stat can be trusted
+    os.utime(repo / "a.py", (hour_ago, hour_ago))
+    wrapper, log = counting_git(tmp_path)
+    provider = make_provider({**NO_WATCH, "git": str(wrapper)})
+    first = text_of(collect(provider, repo))
+    assert "  modified: a.py (+1)\n" in first and "  modified: b.py (+2)\n" in first
+    before = len(runs(log))
+    assert text_of(collect(provider, repo)) == first
+    assert not [run for run in runs(log)[before:] if is_diff(run)]  # status alone
+
+    (repo / "a.py").write_text(lines(14))
+    os.utime(repo / "a.py", (hour_ago + 1, hour_ago + 1))
+    before = len(runs(log))
+    assert "  modified: a.py (+4)\n" in text_of(collect(provider, repo))
+    assert [run.split(" -- ")[-1] for run in runs(log)[before:] if is_diff(run)] == ["a.py"]
+
+
 def test_no_configured_diff_program_runs(make_provider: Make, tmp_path: Path, repo: Path) -> None:
     """Item 8: `--no-ext-diff --no-textconv`: the repository's diff.external and textconv
     programs never run, and the counts are of the files as they are."""
