@@ -94,13 +94,13 @@ class Measure:
         folders = untracked_folders(status)
         counted = count_files(self._toplevel, folders, self._rules()) if folders else ()
         staged, ran = counts.result()
-        if staged_known is None:
-            self._cache.keep_staged(index, head, staged)
-        else:
+        if staged_known is not None:
             staged = staged_known
+        elif counts.whole[0]:
+            self._cache.keep_staged(index, head, staged)
         found: dict[str, tuple[int, int] | None] = {p: (a, d) for p, a, d in ran}
         found |= {p: measuring.known[p] for p in counts.unstaged if p in measuring.known}
-        kept = {path: keys[path] for path in counts.unstaged}
+        kept = {path: keys[path] for path in counts.unstaged} if counts.whole[1] else {}
         self._cache.keep_files(index, kept, found, measuring.taken_ns)
         unstaged = tuple((p, *c) for p, c in sorted(found.items()) if c is not None)
         return Sizes(staged, unstaged, counted)

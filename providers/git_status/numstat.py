@@ -113,6 +113,9 @@ class LineCounts:
         """How many files status named on each side (index, work tree)."""
         self.unstaged: list[str] = []
         """The work tree's files worth a count, as status named them."""
+        self.whole = [True, True]
+        """Whether each side (index, work tree) got every count it asked for: no run
+        failed, timed out or could not start (a passing failure: not to be kept)."""
 
     def status_is(
         self,
@@ -138,6 +141,7 @@ class LineCounts:
         if self._index is None and wanted:
             renamed = [e.orig_path for e in status.entries if e.orig_path and e.index != "."]
             self._index = self._start(INDEX, [*staged, *renamed])
+            self.whole[0] = self._index is not None
         small = small_enough(self._toplevel, unstaged) if len(unstaged) <= MAX_FILES else []
         self.unstaged = small
         if self._early is not None and not (small and self._early.done()):
@@ -149,13 +153,26 @@ class LineCounts:
         missing = [path for path in small if path not in covers]
         if missing:
             self._late = self._start(WORK_TREE, missing, LFS_OFF if lfs_off else ())
+            self.whole[1] = self._late is not None
         self._kept = (set(staged), set(small))
 
     def result(self) -> tuple[Counts, Counts]:
-        """(staged, unstaged) counts; none from a run that failed."""
-        staged = _counts(self._index, self._kept[0])
-        unstaged = _counts(self._early, self._kept[1]) + _counts(self._late, self._kept[1])
+        """(staged, unstaged) counts; none from a run that failed (see :attr:`whole`)."""
+        staged = self._counts(0, self._index)
+        unstaged = self._counts(1, self._early) + self._counts(1, self._late)
         return staged, tuple(sorted(set(unstaged)))
+
+    def _counts(self, side: int, run: GitRun | None) -> Counts:
+        """What ``run`` counted for the files kept on ``side`` (0: index, 1: work tree)."""
+        if run is None:
+            return ()
+        try:
+            counted = parse_numstat(run.output())
+        except (ProviderError, ValueError) as exc:
+            log.debug("no line counts: %s", exc)
+            self.whole[side] = False
+            return ()
+        return tuple(found for found in counted if found[0] in self._kept[side])
 
     def running(self) -> bool:
         """Whether a run started has not finished yet."""
@@ -177,18 +194,6 @@ class LineCounts:
         except ProviderError as exc:
             log.debug("no line counts: %s", exc)
             return None
-
-
-def _counts(run: GitRun | None, kept: set[str]) -> Counts:
-    """What ``run`` counted for the files in ``kept``."""
-    if run is None:
-        return ()
-    try:
-        counted = parse_numstat(run.output())
-    except (ProviderError, ValueError) as exc:
-        log.debug("no line counts: %s", exc)
-        return ()
-    return tuple(found for found in counted if found[0] in kept)
 
 
 def parse_numstat(output: bytes) -> Counts:

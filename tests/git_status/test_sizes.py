@@ -195,6 +195,29 @@ def test_counts_are_kept_while_nothing_changes(
     assert [run.split(" -- ")[-1] for run in runs(log)[before:] if is_diff(run)] == ["a.py"]
 
 
+def test_a_failed_count_costs_only_that_turns_counts(
+    make_provider: Make, tmp_path: Path, repo: Path
+) -> None:
+    """Item 8: a `git diff` that fails leaves its lines without counts, the section intact,
+    and is not remembered: the next turn counts again."""
+    commit_file(repo, "a.py", lines(10))
+    (repo / "a.py").write_text(lines(11))
+    hour_ago = time.time() - 3600
+    os.utime(repo / "a.py", (hour_ago, hour_ago))
+    broken = tmp_path / "broken"
+    broken.touch()
+    real = git(tmp_path, "--exec-path").strip() + "/git"
+    wrapper = write_script(
+        tmp_path / "flaky-git",
+        f'case " $* " in *" diff-files "*) [ -e "{broken}" ] && exit 128;; esac\n'
+        f'exec "{real}" "$@"\n',
+    )
+    provider = make_provider({**NO_WATCH, "git": str(wrapper)})
+    assert "  modified: a.py\n" in text_of(collect(provider, repo))
+    broken.unlink()
+    assert "  modified: a.py (+1)\n" in text_of(collect(provider, repo))
+
+
 def test_no_configured_diff_program_runs(make_provider: Make, tmp_path: Path, repo: Path) -> None:
     """Item 8: `--no-ext-diff --no-textconv`: the repository's diff.external and textconv
     programs never run, and the counts are of the files as they are."""
