@@ -16,7 +16,7 @@ import os
 import re
 import shutil
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -198,15 +198,23 @@ class Git:
     def _execute(self, cwd: Path, args: tuple[str, ...]) -> tuple[int, bytes, bytes]:
         return self.start(cwd, *args).result()
 
-    def status(self, toplevel: Path, *, untracked: str, lfs_optional: bool = False) -> bytes:
+    def status(
+        self,
+        toplevel: Path,
+        *,
+        untracked: str,
+        lfs_optional: bool = False,
+        started: Callable[[], object] | None = None,
+    ) -> bytes:
         """One porcelain v2 status of the whole working tree (paths relative to ``toplevel``).
 
         ``lfs_optional``: the LFS filter switched off, for when it is required but
         missing or broken (we never write, so a file it would clean is only compared).
         Its commands are emptied too: a dead ``filter-process`` fails git at random
-        ("the remote end hung up") even when it is not required."""
+        ("the remote end hung up") even when it is not required. ``started`` is called
+        once git runs (what should run alongside starts then, not delaying it)."""
         optional = LFS_OFF if lfs_optional else ()
-        return self.run(
+        run = self.start(
             toplevel,
             *optional,
             "status",
@@ -217,6 +225,9 @@ class Git:
             f"--untracked-files={untracked}",
             "-z",
         )
+        if started is not None:
+            started()
+        return run.output()
 
     def log(self, cwd: Path, count: int) -> bytes:
         """The last ``count`` commits of HEAD as ``full sha NUL short sha NUL subject NUL``."""

@@ -23,7 +23,7 @@ from providers.core.errors import ProviderError
 from providers.git_status.countcache import CountCache
 from providers.git_status.folders import count_files, untracked_folders
 from providers.git_status.git import Git, GitRun
-from providers.git_status.numstat import MAX_FILES, LineCounts, changed_paths
+from providers.git_status.numstat import MAX_FILES, Counts, LineCounts, changed_paths
 from providers.git_status.porcelain import Status
 from providers.git_status.sizes import Sizes
 from providers.repository.excludes import (
@@ -76,30 +76,37 @@ class Measure:
                 log.debug("cannot ask git for core.excludesFile: %s", exc)
         return Measuring(counts, excludes, index, keys, known, taken_ns)
 
-    def finish(self, measuring: Measuring, status: Status, *, lfs_off: bool) -> Sizes:
-        """The sizes of what ``status`` names."""
+    def status_is(self, measuring: Measuring, status: Status, *, lfs_off: bool) -> None:
+        """Start measuring what ``status`` names that nothing covers yet."""
         counts, index = measuring.counts, measuring.index
-        head = status.branch.oid
-        staged_known = self._cache.staged(index, head)
-        keys = dict(measuring.keys)
+        measuring.head = status.branch.oid
+        measuring.staged = self._cache.staged(index, measuring.head)
+        keys = measuring.keys
         for path in changed_paths(status)[1]:
             if path not in keys:
                 keys[path] = file_key(self._toplevel / path, follow=False)
+        known = measuring.known
         counts.status_is(
-            status, lfs_off=lfs_off, index_known=staged_known is not None, known=measuring.known
+            status, lfs_off=lfs_off, index_known=measuring.staged is not None, known=known
         )
+
+    def finish(self, measuring: Measuring, status: Status) -> Sizes:
+        """The sizes of what ``status`` names (after :meth:`status_is`): the untracked
+        folders counted while the last line counts run, then those collected."""
+        counts, index, head = measuring.counts, measuring.index, measuring.head
         self._last, self._head = counts, head
         if measuring.excludes is not None:
             self._excludes = (self._excludes_from(measuring.excludes),)
         folders = untracked_folders(status)
         counted = count_files(self._toplevel, folders, self._rules()) if folders else ()
         staged, ran = counts.result()
-        if staged_known is not None:
-            staged = staged_known
+        if measuring.staged is not None:
+            staged = measuring.staged
         elif counts.whole[0]:
             self._cache.keep_staged(index, head, staged)
         found: dict[str, tuple[int, int] | None] = {p: (a, d) for p, a, d in ran}
         found |= {p: measuring.known[p] for p in counts.unstaged if p in measuring.known}
+        keys = measuring.keys
         kept = {path: keys[path] for path in counts.unstaged} if counts.whole[1] else {}
         self._cache.keep_files(index, kept, found, measuring.taken_ns)
         unstaged = tuple((p, *c) for p, c in sorted(found.items()) if c is not None)
@@ -133,7 +140,7 @@ class Measuring:
         counts: LineCounts,
         excludes: GitRun | None,
         index: FileKey | None,
-        keys: Mapping[str, FileKey | None],
+        keys: dict[str, FileKey | None],
         known: Mapping[str, tuple[int, int] | None],
         taken_ns: int,
     ) -> None:
@@ -141,8 +148,12 @@ class Measuring:
         self.excludes = excludes
         self.index = index
         self.keys = keys
+        """Each named work tree file's key, taken before its count."""
         self.known = known
         self.taken_ns = taken_ns
+        self.head: str | None = None
+        self.staged: Counts | None = None
+        """The index's counts, when kept from the last snapshot."""
 
     def cancel(self) -> None:
         self.counts.cancel()

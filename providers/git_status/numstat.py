@@ -40,7 +40,11 @@ MAX_FILE_BYTES = 1 << 20
 MAX_TOTAL_BYTES = 8 << 20
 
 OPTIONS = ("--numstat", "-z", "--no-color", "--no-ext-diff", "--no-textconv")
-BOUNDED = ("-c", f"core.bigFileThreshold={MAX_FILE_BYTES}", "--literal-pathspecs")
+BOUNDED = (
+    *("-c", f"core.bigFileThreshold={MAX_FILE_BYTES}"),
+    *("-c", "core.preloadIndex=false"),  # threads to stat a few files cost more than they save
+    "--literal-pathspecs",
+)
 INDEX = ("diff", "--cached", *OPTIONS, "--ignore-submodules=all")
 """The index against HEAD (an unborn HEAD: against nothing, which ``diff-index`` refuses)."""
 WORK_TREE = ("diff-files", *OPTIONS, "--ignore-submodules=all")
