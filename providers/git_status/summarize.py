@@ -9,7 +9,8 @@ Over budget, lists are grouped by directory before they vanish, each subtree
 at the deepest level that fits (:mod:`providers.git_status.grouping`: a fixed
 order of steps, each showing more). The longest prefix of those steps whose
 rendering ``fit()`` keeps wins, with every commit left out; then ``fit()``
-cuts the commits into what is left, at whole units. The last resort keeps
+cuts the commits into what is left, at whole units (when everything fits, one
+``fit()`` says so: one count by the kernel). The last resort keeps
 whatever prefix of the header and commits fits, with the shortest note. The
 section always says what it left out, and where the rest is (``git status``,
 ``git diff --stat``, ``git log``).
@@ -20,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from providers.core.budget import Fit, TokenCounter, fit
+from providers.core.budget import Fit, TokenCounter, estimate, fit
 from providers.core.left_out import join_blocks
 from providers.core.types import Unit
 from providers.git_status.entries import Category, categorise
@@ -69,6 +70,11 @@ def summarize(
     steps = _candidates(lists, head, budget, options.max_entries)
     page = _Page(lists, steps, commits)
     units = [Unit("", group=_STEP, order=i) for i in range(len(steps))]
+    everything = head + units + commits
+    if estimate(page.render(everything, ())) <= budget:  # the usual case: one count
+        whole = fit(everything, budget, page.render, counter)
+        if whole is not None and not whole.dropped:
+            return page.summary(whole)
     lists_only = fit(head + units, budget, page.render_lists, counter)
     if lists_only is not None and len(lists_only.kept) >= len(head):
         kept = units[: len(lists_only.kept) - len(head)]
