@@ -4,6 +4,11 @@ In one run, per size: the floors (`git status --porcelain=v2 --branch` itself an
 bare gRPC round trip), a cold Contribute (first on a fresh process), a warm one
 (nothing changed) and one after a single file changed, each as a ratio.
 
+The repository is not clean when it is measured: a staged edit, two unstaged
+ones and an untracked folder of 300 files, the state an agent's turn usually
+sees, so the figures include what a change costs (line counts, the untracked
+folder's file count), not only `git status` (issue 24 item 9).
+
     python benchmarks/bench_git_status.py [--sizes 1000 10000 100000]
 """
 
@@ -21,13 +26,29 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.floor import BarePlugin, median_seconds, row
 from benchmarks.provider_process import TimedProvider, cold_contribute
-from benchmarks.repos import generate, time_command
+from benchmarks.repos import generate, git, time_command
 
 WATCH_SETTLE_S = 0.3  # the watcher reports a change within ~50 ms; give it room
 
 
+UNTRACKED_FILES = 300
+
+
+def work_in_progress(repo: Path) -> None:
+    """Edits staged and not, and an untracked folder: what a turn mid-task sees."""
+    edited = sorted((repo / "src").rglob("f1.py"))[:3]
+    for number, path in enumerate(edited):
+        path.write_text(path.read_text() + "".join(f"line {i}\n" for i in range(10 + number)))
+    git(repo, "add", "--", str(edited[0].relative_to(repo)))
+    generated = repo / "gen"
+    generated.mkdir()
+    for i in range(UNTRACKED_FILES):
+        (generated / f"g{i}.py").write_text(f"# generated {i}\n")
+
+
 def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
     repo = generate(scratch / f"repo{files}", files)
+    work_in_progress(repo)
     status = ["status", "--porcelain=v2", "--branch"]
     status_floor = time_command(repo, status)
     rt = median_seconds(bare.round_trip, 200)
@@ -53,7 +74,7 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
         provider.close()
     ms = 1000.0
     floor_cold = cold_floor * ms
-    print(f"-- {files:,} tracked files")
+    print(f"-- {files:,} tracked files (1 staged, 2 unstaged, {UNTRACKED_FILES} untracked in gen/)")
     print(row("git status --porcelain=v2 --branch", status_floor * ms, status_floor * ms))
     print(row("cold Contribute vs git status + round trip", cold * ms, floor_cold, 1.3))
     print(f"{'turns recompute until the watcher is in place':<42} {ready:9.1f} s")

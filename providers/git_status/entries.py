@@ -1,4 +1,4 @@
-"""Porcelain entries as the model reads them: categorised, described, grouped by directory.
+"""Porcelain entries as the model reads them: categorised, described, counted by directory.
 
 Pure. One :class:`~providers.git_status.porcelain.Entry` can be both staged
 and unstaged (``MM``), so it may yield two :class:`Change` values. Paths are
@@ -10,7 +10,7 @@ so a newline in a name can never break the section's line structure.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping
 from operator import attrgetter
 from typing import NamedTuple
 
@@ -39,13 +39,14 @@ class Change(NamedTuple):
     orig_path: str | None = None
     detail: str = ""
 
-    def line(self) -> str:
+    def line(self, size: str = "") -> str:
+        """The entry's line; ``size`` (`` (+40 -3)``, `` (1,500 files)``) follows the path."""
         shown = display_path(self.path)
         if self.orig_path is not None:
             shown = f"{display_path(self.orig_path)} -> {shown}"
         if self.category is Category.UNTRACKED:
-            return shown
-        return f"{self.verb}{self.detail}: {shown}"
+            return shown + size
+        return f"{self.verb}{self.detail}: {shown}{size}"
 
 
 _VERBS = {
@@ -75,7 +76,7 @@ VERB_ORDER = (
     "deleted",
     "untracked",
 )
-"""Order of the counts in a directory group's line."""
+"""Order of the counts in a directory's line."""
 _RANK = {verb: i for i, verb in enumerate(VERB_ORDER)}
 
 
@@ -123,58 +124,20 @@ def _submodule_detail(sub: str) -> str:
     return f" (submodule: {', '.join(parts)})" if parts else " (submodule)"
 
 
-def directory_of(path: str, depth: int | None) -> str:
-    """The directory a path is grouped under (``./`` for the root), cut to ``depth`` parts.
+def directory_of(path: str) -> str:
+    """The directory a path's line sits in (``""`` for the root, else ``src/auth/``).
 
-    An untracked directory (``build/``) counts under its parent, like a file.
+    An untracked directory (``build/``) sits in its parent, like a file.
     """
-    path = path.rstrip("/")
-    if depth == 1:
-        head, sep, _ = path.partition("/")
-    else:
-        head, sep, _ = path.rpartition("/")
-        if depth is not None and sep:
-            head = "/".join(head.split("/")[:depth])
-    return head + "/" if sep else "./"
+    head, sep, _ = path.rstrip("/").rpartition("/")
+    return head + "/" if sep else ""
 
 
-Tally = dict[tuple[str, str], int]
-"""``(directory, verb) -> count`` at full depth; coarser groupings are derived from it."""
-
-
-def tally(changes: Sequence[Change]) -> Tally:
-    """One pass over the changes: how many of each verb per directory."""
-    counts: Tally = {}
-    for change in changes:
-        key = (directory_of(change.path, None), change.verb)
-        counts[key] = counts.get(key, 0) + 1
-    return counts
-
-
-def directories(counts: Tally, depth: int | None) -> set[str]:
-    """The groups a :func:`tally` makes at ``depth`` (how many lines it would take)."""
-    return {_coarser(directory, depth) for directory, _ in counts}
-
-
-def _coarser(directory: str, depth: int | None) -> str:
-    if depth is None or directory == "./":
-        return directory
-    return directory_of(directory + "x", depth)
-
-
-def group_lines(counts: Tally, depth: int | None) -> tuple[str, ...]:
-    """``src/auth/: 12 modified, 1 deleted`` lines, sorted by directory, from a :func:`tally`."""
-    groups: dict[str, dict[str, int]] = {}
-    for (directory, verb), count in counts.items():
-        verbs = groups.setdefault(_coarser(directory, depth), {})
-        verbs[verb] = verbs.get(verb, 0) + count
-    lines = []
-    for directory in sorted(groups):
-        verbs = groups[directory]
-        ordered = sorted(verbs, key=lambda v: (_RANK.get(v, len(_RANK)), v))
-        summary = ", ".join(f"{verbs[verb]} {verb}" for verb in ordered)
-        lines.append(f"{display_path(directory)}: {summary}")
-    return tuple(lines)
+def group_line(directory: str, verbs: Mapping[str, int]) -> str:
+    """``src/auth/: 12 modified, 1 deleted`` (``./`` for the root), verbs in a fixed order."""
+    ordered = sorted((v for v in verbs if verbs[v]), key=lambda v: (_RANK.get(v, len(_RANK)), v))
+    summary = ", ".join(f"{verbs[verb]} {verb}" for verb in ordered)
+    return f"{display_path(directory or './')}: {summary}"
 
 
 _ESCAPES = {"\a": "a", "\b": "b", "\t": "t", "\n": "n", "\v": "v", "\f": "f", "\r": "r"}

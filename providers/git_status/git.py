@@ -16,7 +16,7 @@ import os
 import re
 import shutil
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -148,6 +148,11 @@ class Git:
         self.timeout_ms = timeout_ms
         self._runner = GitRunner(environ, executable=executable, timeout=timeout_ms / 1000)
 
+    @property
+    def runner(self) -> GitRunner:
+        """The shared runner, for the helpers of :mod:`providers.repository` that take one."""
+        return self._runner
+
     def run(self, cwd: Path, *args: str) -> bytes:
         """``git -C cwd args...``: stdout bytes, or a classified error."""
         return self.start(cwd, *args).output()
@@ -215,15 +220,23 @@ class Git:
     def _execute(self, cwd: Path, args: tuple[str, ...]) -> tuple[int, bytes, bytes]:
         return self.start(cwd, *args).result()
 
-    def status(self, toplevel: Path, *, untracked: str, lfs_optional: bool = False) -> bytes:
+    def status(
+        self,
+        toplevel: Path,
+        *,
+        untracked: str,
+        lfs_optional: bool = False,
+        started: Callable[[], object] | None = None,
+    ) -> bytes:
         """One porcelain v2 status of the whole working tree (paths relative to ``toplevel``).
 
         ``lfs_optional``: the LFS filter switched off, for when it is required but
         missing or broken (we never write, so a file it would clean is only compared).
         Its commands are emptied too: a dead ``filter-process`` fails git at random
-        ("the remote end hung up") even when it is not required."""
+        ("the remote end hung up") even when it is not required. ``started`` is called
+        once git runs (what should run alongside starts then, not delaying it)."""
         optional = LFS_OFF if lfs_optional else ()
-        return self.run(
+        run = self.start(
             toplevel,
             *optional,
             "status",
@@ -234,6 +247,9 @@ class Git:
             f"--untracked-files={untracked}",
             "-z",
         )
+        if started is not None:
+            started()
+        return run.output()
 
     def log(self, cwd: Path, count: int) -> bytes:
         """The last ``count`` commits of HEAD as ``full sha NUL short sha NUL subject NUL``."""
@@ -301,6 +317,14 @@ class GitRun:
             raise source_unavailable(
                 f"{_what(self._args)} timed out after {self._git.timeout_ms} ms in {self._cwd}"
             ) from None
+
+    def kill(self) -> None:
+        """Stop git (with its process group) without waiting for its answer."""
+        self._running.kill()
+
+    def done(self) -> bool:
+        """Whether git has exited (:meth:`output` then answers at once)."""
+        return self._running.done()
 
     def output(self) -> bytes:
         """stdout, or a classified error when git failed."""

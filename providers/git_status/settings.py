@@ -28,7 +28,8 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
     ConfigAttribute(
         "untracked",
         AttrType.STRING,
-        "Untracked files: `all` (every file), `normal` (directories collapsed), `no` (skip).",
+        "Untracked files: `all` (every file), `normal` (directories collapsed, with their "
+        "file count), `no` (skip).",
         default="normal",
         zero_is_default=True,
     ),

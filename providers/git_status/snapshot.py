@@ -1,19 +1,23 @@
 """One repository state, gathered with as few git processes as possible.
 
-Steps: ``git status`` (always, one process) -> operation markers (file reads)
--> default branch (file reads, only when the ref files changed) -> recent
-commits (``git log``, only when HEAD moved). So a turn after an edit costs
-one process; a turn after a commit costs two.
+Steps: ``git status`` (always, one process; the index's line counts run
+alongside) -> sizes (the work tree's line counts, only for the files status
+named, while a bounded walk counts the untracked folders' files; see
+:mod:`providers.git_status.measure`) -> operation markers (file reads) ->
+default branch (file reads, only when the ref files changed) -> recent commits
+(``git log``, only when HEAD moved). So a turn after an edit costs two
+processes, three when files changed in the work tree.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from providers.core.errors import ErrorCategory, ProviderError
 from providers.git_status.git import BlockedByFifo, Git, GitRun, RepoLayout
 from providers.git_status.history import Commit, parse_log
+from providers.git_status.measure import Measure, Measuring
 from providers.git_status.operation import Operation, read_operations
 from providers.git_status.porcelain import PorcelainError, Status, parse
 from providers.git_status.refs import (
@@ -24,6 +28,7 @@ from providers.git_status.refs import (
     refs_key,
     uses_reftable,
 )
+from providers.git_status.sizes import Sizes
 from providers.repository.sources import read_prefix
 
 FIFO_NOTE = (
@@ -50,6 +55,8 @@ class Snapshot:
     bare_head: str | None = None
     notes: tuple[str, ...] = ()
     """One line each: what this snapshot could not see, and why."""
+    sizes: Sizes = field(default_factory=Sizes)
+    """Line counts and untracked folders' files, where they could be had cheaply."""
 
 
 LFS_NOTE = (
@@ -86,34 +93,59 @@ class Snapshotter:
         """A required LFS filter failed here once: status runs with it off from then on."""
         self._distance_key: tuple[object, ...] | None = None
         self._distance: tuple[int, int] | None = None
+        self._measuring: Measuring | None = None
+        """This snapshot's sizes, started alongside its ``git status``."""
+        self._measure = Measure(
+            git, layout.toplevel or layout.git_dir, layout.git_dir, layout.common_dir
+        )
 
     def take(self) -> Snapshot:
         layout = self._layout
         if layout.toplevel is None:
             return self._bare()
         early = self._log_alongside(layout.toplevel)
+        self._measuring = None
         dropped = self._git.dropped_filters(layout.toplevel)
         notes: list[str] = [filter_note(dropped)] if dropped else []
         try:
             status = parse(self._status(layout.toplevel, notes))
         except PorcelainError as exc:
+            self._cancel_measuring()
             raise ProviderError(
                 ErrorCategory.UNKNOWN, f"unexpected git status output: {exc}"
             ) from exc
+        except BaseException:
+            self._cancel_measuring()
+            raise
         finally:
             commits = _result_or_none(early)
+        measuring = self._measure_alongside()
+        self._measure.status_is(measuring, status, lfs_off=self._lfs_off)
         head = status.branch.oid
         if commits is not None and head is not None and commits[:1] and commits[0].oid == head:
             self._commits, self._log_head = commits, head
         default = self._default()
+        distance = self._distance_from(layout.toplevel, status, default)
         return Snapshot(
             status=status,
             operations=read_operations(layout.git_dir),
             default_branch=default,
-            default_distance=self._distance_from(layout.toplevel, status, default),
+            default_distance=distance,
             commits=self._recent_commits(layout.toplevel, head),
             notes=tuple(notes),
+            sizes=self._measure.finish(measuring, status),
         )
+
+    def _measure_alongside(self) -> Measuring:
+        """Start measuring sizes, once per snapshot: right after ``git status`` starts."""
+        if self._measuring is None:
+            untracked = self._untracked != "no"
+            self._measuring = self._measure.start(untracked=untracked, lfs_off=self._lfs_off)
+        return self._measuring
+
+    def _cancel_measuring(self) -> None:
+        if self._measuring is not None:
+            self._measuring.cancel()
 
     def _status(self, toplevel: Path, notes: list[str]) -> bytes:
         """``git status``; when git blocks on a FIFO (only reading ignore files does that),
@@ -132,7 +164,9 @@ class Snapshotter:
         the filter optional, saying what that means."""
         if not self._lfs_off:
             try:
-                return self._git.status(toplevel, untracked=untracked)
+                return self._git.status(
+                    toplevel, untracked=untracked, started=self._measure_alongside
+                )
             except BlockedByFifo:
                 raise
             except ProviderError as exc:
@@ -140,7 +174,9 @@ class Snapshotter:
                     raise
             self._lfs_off = True  # our PATH does not change: later turns go straight there
         notes.append(LFS_NOTE)
-        return self._git.status(toplevel, untracked=untracked, lfs_optional=True)
+        return self._git.status(
+            toplevel, untracked=untracked, lfs_optional=True, started=self._measure_alongside
+        )
 
     def _log_alongside(self, cwd: Path) -> GitRun | None:
         """On the first snapshot the log is certainly needed: it runs while ``git status``

@@ -2,63 +2,35 @@
 
 Priority order (the issue's): where we are (branch, upstream, default
 branch, operation in progress); the counts; the entries (conflicted, staged,
-unstaged, untracked; renames as ``old -> new``); the last N commits.
+unstaged, untracked; renames as ``old -> new``), with their sizes; the last
+N commits.
 
-Over budget, lists collapse before they vanish. A *plan* fixes how detailed
-each list is: every entry on its own line, grouped by directory, grouped by
-top-level directory, or only counted. Plans run from most to least detailed,
-the lowest-priority list collapsing first, and a list is never grouped where
-grouping would not shorten it. The first plan whose units ``fit()`` keeps
-every entry of wins; ``fit()`` cuts the commits at whole units. The last
-resort keeps whatever prefix fits, with the shortest note. The section always
-says what it left out, and that ``git status`` / ``git log`` show the rest.
+Over budget, lists are grouped by directory before they vanish, each subtree
+at the deepest level that fits (:mod:`providers.git_status.grouping`: a fixed
+order of steps, each showing more). The longest prefix of those steps whose
+rendering ``fit()`` keeps wins, with every commit left out; then ``fit()``
+cuts the commits into what is left, at whole units (when everything fits, one
+``fit()`` says so: one count by the kernel). The last resort keeps
+whatever prefix of the header and commits fits, with the shortest note. The
+section always says what it left out, and where the rest is (``git status``,
+``git diff --stat``, ``git log``).
 """
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from providers.core.budget import TokenCounter, Writer, fit
+from providers.core.budget import Fit, TokenCounter, estimate, fit
 from providers.core.left_out import join_blocks
 from providers.core.types import Unit
-from providers.git_status.entries import (
-    Category,
-    Change,
-    Tally,
-    categorise,
-    directories,
-    group_lines,
-    tally,
-)
+from providers.git_status.entries import Category, categorise
+from providers.git_status.grouping import Listing, Lists, State, Step
 from providers.git_status.header import counts_line, header_lines
+from providers.git_status.sizes import folder_texts, line_count_texts
 from providers.git_status.snapshot import Snapshot
 
-
-class Detail(enum.Enum):
-    FULL = "full"
-    DIRECTORY = "directory"
-    TOP = "top"
-    NONE = "none"
-
-
-_F, _D, _T, _N = Detail.FULL, Detail.DIRECTORY, Detail.TOP, Detail.NONE
-PLANS: tuple[tuple[Detail, ...], ...] = (
-    (_F, _F, _F, _F),
-    (_F, _F, _F, _D),
-    (_F, _F, _D, _D),
-    (_F, _D, _D, _D),
-    (_D, _D, _D, _D),
-    (_T, _T, _T, _T),
-    (_N, _N, _N, _N),
-)
-"""Detail per category (in :class:`Category` order), most detailed first."""
-
-_HEADINGS = {_F: "", _D: " (by directory)", _T: " (by top-level directory)", _N: ""}
-_MIN_LINE_BYTES = {_F: 4, _D: 12, _T: 12, _N: 0}
-"""The shortest possible line at each level: ``  a\n``, ``  a/: 1 added\n``."""
-_HEADER, _COUNTS, _COMMITS = "header", "counts", "commits"
+_HEADER, _COUNTS, _STEP, _COMMITS = "header", "counts", "step", "commits"
 _TERSE_NOTE = "[Token budget: cut; see `git status` and `git log`.]"
 
 
@@ -94,191 +66,150 @@ def summarize(
         Unit(f"{c.short} {_one_line(c.subject)}", group=_COMMITS, order=i)
         for i, c in enumerate(snapshot.commits)
     ]
-    lines = _Lines(changes)
-    tried: set[tuple[Detail, ...]] = set()
-    for plan in PLANS:
-        detail = tuple(lines.effective(c, level) for c, level in zip(Category, plan, strict=True))
-        if detail in tried:
-            continue
-        tried.add(detail)
-        if options.max_entries is not None and lines.listed(detail) > options.max_entries:
-            continue
-        if lines.least_tokens(detail, head) > budget:
-            continue  # cannot keep every entry: skip even building the lines
-        entries = lines.units(detail)
-        if _rough_tokens(head + entries) > budget:
-            continue  # cannot keep every entry: skip the search
-        result = _fit(head + entries + commits, budget, counter, detail, lines, terse=False)
-        if result is not None and result[1] >= len(head) + len(entries):
-            return result[0]
-    last = (_N, _N, _N, _N)
-    found = _fit(head + commits, budget, counter, last, lines, terse=True)
-    return found[0] if found is not None else None
+    lists = Lists(changes, line_count_texts(snapshot.sizes), folder_texts(snapshot.sizes))
+    steps = _candidates(lists, head, budget, options.max_entries)
+    page = _Page(lists, steps, commits)
+    units = [Unit("", group=_STEP, order=i) for i in range(len(steps))]
+    everything = head + units + commits
+    if estimate(page.render(everything, ())) <= budget:  # the usual case: one count
+        whole = fit(everything, budget, page.render, counter)
+        if whole is not None and not whole.dropped:
+            return page.summary(whole)
+    lists_only = fit(head + units, budget, page.render_lists, counter)
+    if lists_only is not None and len(lists_only.kept) >= len(head):
+        kept = units[: len(lists_only.kept) - len(head)]
+        found = fit(head + kept + commits, budget, page.render, counter)
+        if found is not None and len(found.kept) >= len(head) + len(kept):
+            return page.summary(found)
+        return page.summary(lists_only, commits_out=bool(commits))
+    last = fit(head + commits, budget, page.render_terse, counter)
+    return page.summary(last) if last is not None else None
 
 
-class _Lines:
-    """Each category's lines at each level of detail, computed once per summarize."""
-
-    def __init__(self, changes: Mapping[Category, Sequence[Change]]) -> None:
-        self._changes = changes
-        self._cache: dict[tuple[Category, Detail], tuple[str, ...]] = {}
-        self._tallies: dict[Category, Tally] = {}
-        self._counts: dict[tuple[Category, Detail], int] = {}
-
-    def lines(self, category: Category, level: Detail) -> tuple[str, ...]:
-        key = (category, level)
-        if key not in self._cache:
-            found = self._changes.get(category, ())
-            if level is _F:
-                self._cache[key] = tuple(change.line() for change in found)
-            elif level is _N:
-                self._cache[key] = ()
-            else:
-                depth = 1 if level is _T else None
-                self._cache[key] = group_lines(self._tally(category), depth)
-        return self._cache[key]
-
-    def count(self, category: Category, level: Detail) -> int:
-        """How many lines ``category`` takes at ``level``, without writing them."""
-        if level is _F:
-            return len(self._changes.get(category, ()))
-        if level is _N:
-            return 0
-        key = (category, level)
-        if key not in self._counts:
-            depth = 1 if level is _T else None
-            self._counts[key] = len(directories(self._tally(category), depth))
-        return self._counts[key]
-
-    def least_tokens(self, detail: Sequence[Detail], head: Sequence[Unit]) -> int:
-        """A cheap lower bound of a plan's text with every entry kept."""
-        size = sum(len(unit.text) + 1 for unit in head)
-        for category, level in zip(Category, detail, strict=True):
-            size += self.count(category, level) * _MIN_LINE_BYTES[level]
-        return size // 4
-
-    def _tally(self, category: Category) -> Tally:
-        if category not in self._tallies:
-            self._tallies[category] = tally(self._changes.get(category, ()))
-        return self._tallies[category]
-
-    def listed(self, detail: Sequence[Detail]) -> int:
-        """How many entries a plan lists one per line (what ``max_entries`` caps)."""
-        return sum(
-            self.count(c, _F) for c, level in zip(Category, detail, strict=True) if level is _F
-        )
-
-    def effective(self, category: Category, level: Detail) -> Detail:
-        """``level``, or a more detailed one when grouping would not shorten the list."""
-        if level is _T and self.count(category, _T) >= self.count(category, _D):
-            level = _D
-        if level is _D and self.count(category, _D) >= self.count(category, _F):
-            level = _F
-        return level
-
-    def collapsed(self, detail: Sequence[Detail]) -> list[tuple[Category, Detail]]:
-        """The non-empty categories shown in less than full detail."""
-        return [
-            (c, level)
-            for c, level in zip(Category, detail, strict=True)
-            if level is not _F and self._changes.get(c)
-        ]
-
-    def units(self, detail: Sequence[Detail]) -> list[Unit]:
-        return [
-            Unit(line, group=category.value, order=i)
-            for category, level in zip(Category, detail, strict=True)
-            for i, line in enumerate(self.lines(category, level))
-        ]
+def _candidates(
+    lists: Lists, head: Sequence[Unit], budget: int, max_entries: int | None
+) -> list[Step]:
+    """The steps that might fit: the prefix of their order whose lines alone (counted as
+    the fallback counts, which is how ``fit()`` searches) are within budget."""
+    least = sum(len(unit.text) + 1 for unit in head)
+    found: list[Step] = []
+    for step in lists.steps(max_entries):
+        least += step.size
+        if least // 4 > budget:
+            break
+        found.append(step)
+    return found
 
 
-def _fit(
-    units: Sequence[Unit],
-    budget: int,
-    counter: TokenCounter,
-    detail: Sequence[Detail],
-    lines: _Lines,
-    *,
-    terse: bool,
-) -> tuple[Summary, int] | None:
-    """``fit()`` under one plan: the summary and how many units it kept."""
-    collapsed = lines.collapsed(detail)
-    lists = sum(1 for category in Category if lines.count(category, _F))
-    result = fit(units, budget, _writer(detail, collapsed, lists, terse=terse), counter)
-    if result is None:
-        return None
-    summary = Summary(result.texts[0], result.counts[0], result.truncated or bool(collapsed))
-    return summary, len(result.kept)
+class _Page:
+    """Renders the section from how many steps and commits were kept."""
 
+    def __init__(self, lists: Lists, steps: Sequence[Step], commits: Sequence[Unit]) -> None:
+        self._lists = lists
+        self._steps = steps
+        self._commits = commits
+        self._states: dict[int, State] = {}
+        self._listings: dict[tuple[int, Category], Listing] = {}
 
-def _writer(
-    detail: Sequence[Detail],
-    collapsed: Sequence[tuple[Category, Detail]],
-    lists: int,
-    *,
-    terse: bool,
-) -> Writer:
-    headings = {
-        category: f"{category.value.capitalize()}{_HEADINGS[level]}:"
-        for category, level in zip(Category, detail, strict=True)
-    }
+    def render_lists(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
+        """Every commit left out, whatever the units say: the lists are fitted first."""
+        return self.render(kept, [*dropped, *self._commits])
 
-    def write(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
+    def render_terse(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
+        return self._text(kept, dropped, terse=True)
+
+    def render(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
+        return self._text(kept, dropped, terse=False)
+
+    def summary(self, found: Fit, *, commits_out: bool = False) -> Summary:
+        steps = sum(1 for unit in found.kept if unit.group == _STEP)
+        cut = found.truncated or commits_out or bool(self._left_out(steps))
+        cut = cut or self._uncounted(steps)
+        return Summary(found.texts[0], found.counts[0], cut)
+
+    def _state(self, steps: int) -> State:
+        if steps not in self._states:
+            self._states[steps] = self._lists.state_after(self._steps[:steps])
+        return self._states[steps]
+
+    def _listing(self, steps: int, category: Category) -> Listing:
+        key = (steps, category)
+        if key not in self._listings:
+            self._listings[key] = self._lists.listing(self._state(steps), category)
+        return self._listings[key]
+
+    def _text(
+        self, kept: Sequence[Unit], dropped: Sequence[Unit], *, terse: bool
+    ) -> tuple[str, ...]:
         if not kept or kept[0].group != _HEADER:
             return ("",)
+        steps = sum(1 for unit in kept if unit.group == _STEP)
         blocks = [unit.text for unit in kept if unit.group in (_HEADER, _COUNTS)]
         for category in Category:
-            shown = [f"  {u.text}" for u in kept if u.group == category.value]
-            if shown:
-                blocks.append("\n".join([headings[category], *shown]))
-        commits = [f"  {u.text}" for u in kept if u.group == _COMMITS]
-        if commits:
-            blocks.append("\n".join(["Recent commits:", *commits]))
+            if category not in self._lists.trees:
+                continue
+            listing = self._listing(steps, category)
+            if listing.lines:
+                by = " (by directory)" if listing.grouped else ""
+                heading = f"{category.value.capitalize()}{by}:"
+                blocks.append("\n".join([heading, *(f"  {line}" for line in listing.lines)]))
+        shown = [f"  {unit.text}" for unit in kept if unit.group == _COMMITS]
+        if shown:
+            blocks.append("\n".join(["Recent commits:", *shown]))
+        commits_out = sum(1 for unit in dropped if unit.group == _COMMITS)
+        lines_out = any(unit.group not in (_COMMITS, _STEP) for unit in dropped)
         if terse:
-            blocks.append(_TERSE_NOTE if dropped or collapsed else "")
+            out = commits_out or lines_out or self._left_out(steps) or self._uncounted(steps)
+            blocks.append(_TERSE_NOTE if out else "")
         else:
-            blocks.append(_note(dropped, collapsed, lists))
+            left_out = self._left_out(steps)
+            every = len(left_out) == len(self._lists.trees) > 1
+            blocks.append(_note(left_out, every, self._uncounted(steps), commits_out))
         return (join_blocks(blocks),)
 
-    return write
+    def _left_out(self, steps: int) -> list[tuple[Category, bool]]:
+        """The non-empty lists not shown in full: (list, grouped rather than only counted)."""
+        found = []
+        for category in self._lists.trees:
+            if category not in self._state(steps).shown:
+                found.append((category, False))
+            elif self._listing(steps, category).grouped:
+                found.append((category, True))
+        return found
+
+    def _uncounted(self, steps: int) -> bool:
+        """Whether a line shows a change without the line counts it has."""
+        return any(self._listing(steps, c).unsized for c in self._lists.sized())
 
 
-def _note(dropped: Sequence[Unit], collapsed: Sequence[tuple[Category, Detail]], lists: int) -> str:
+def _note(
+    left_out: Sequence[tuple[Category, bool]], every: bool, uncounted: bool, commits: int
+) -> str:
     """Say what the budget left out and where the rest is; "" when nothing was.
 
-    ``lists`` is how many lists have entries: when all of them collapsed
-    alike, the note says "lists" instead of naming each.
+    When ``every`` list (of several) is left out alike, the note says "lists"
+    instead of naming each.
     """
     parts: list[str] = []
-    levels = {level for _, level in collapsed} if len(collapsed) == lists else set()
-    for level, how in ((_D, "grouped by directory"), (_T, "grouped by top directory")):
-        names = [c.value for c, shown in collapsed if shown is level]
+    every = every and len({grouped for _, grouped in left_out}) == 1
+    for grouped, how in ((True, "grouped by directory"), (False, "only counted")):
+        names = [c.value for c, shown in left_out if shown is grouped]
         if names:
-            parts.append(f"{'lists' if len(levels) == 1 else ', '.join(names)} {how}")
-    counted = [c.value for c, shown in collapsed if shown is _N]
-    if counted:
-        parts.append(f"{'lists' if len(levels) == 1 else ', '.join(counted)} only counted")
-    left: dict[str, int] = {}
-    for unit in dropped:
-        left[unit.group] = left.get(unit.group, 0) + 1
-    for group, count in left.items():
-        if group == _COMMITS:
-            parts.append(f"{count} commit{'s' if count != 1 else ''} left out")
-        elif group not in (_HEADER, _COUNTS):
-            parts.append(f"{count} {group} line{'s' if count != 1 else ''} left out")
+            parts.append(f"{'lists' if every else ', '.join(names)} {how}")
+    if uncounted:
+        parts.append("line counts left out")
+    if commits:
+        parts.append(f"{commits} commit{'s' if commits != 1 else ''} left out")
     if not parts:
         return ""
     where = []
-    if collapsed or any(u.group not in (_HEADER, _COUNTS, _COMMITS) for u in dropped):
+    if left_out:
         where.append("`git status`")
-    if any(u.group == _COMMITS for u in dropped):
+    if uncounted:
+        where.append("`git diff --stat`")
+    if commits:
         where.append("`git log`")
     return f"[Token budget: {', '.join(parts)}; see {' and '.join(where)}.]"
-
-
-def _rough_tokens(units: Sequence[Unit]) -> int:
-    """A lower bound of the text's fallback count, computed without writing it."""
-    return sum(len(unit.text.encode("utf-8")) + 1 for unit in units) // 4
 
 
 def _one_line(text: str) -> str:

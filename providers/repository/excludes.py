@@ -10,12 +10,17 @@ run by us is made to ignore it too (``guard``).
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 
 from providers.repository.gitexec import GitError, GitRunner
 from providers.repository.ignore import default_global_excludes
 
 log = logging.getLogger(__name__)
+
+
+EXCLUDES_FILE_ARGS = ("config", "--path", "--get", "core.excludesFile")
+"""The git run that says where the global excludes file is (exit 1: not set)."""
 
 
 def excludes_file(runner: GitRunner, cwd: Path) -> Path | None:
@@ -27,6 +32,17 @@ def excludes_file(runner: GitRunner, cwd: Path) -> Path | None:
     home = runner.environ.get("HOME")
     if home and (value == "~" or value.startswith("~/")):
         value = home + value[1:]
+    path = Path(value)
+    return path if path.is_absolute() else cwd / path
+
+
+def excludes_file_from(code: int, out: bytes, cwd: Path) -> Path | None:
+    """What a run of :data:`EXCLUDES_FILE_ARGS` in ``cwd`` said, for a caller that started it
+    alongside other runs. gitexec gives every run the user's own ``core.excludesFile`` on
+    its command line (a repository's value is never used), so this is the user's too."""
+    value = os.fsdecode(out).rstrip("\n")
+    if code != 0 or not value:
+        return None
     path = Path(value)
     return path if path.is_absolute() else cwd / path
 

@@ -373,6 +373,10 @@ class Running:
             )
         return code, out, err
 
+    def done(self) -> bool:
+        """Whether git has exited, without waiting (its answer is then read at once)."""
+        return self._process.poll() is not None
+
     def check(self, now: float) -> None:
         """The watchdog's look: stop git past its deadline or waiting on a FIFO."""
         if self._stopped is not None or self._process.returncode is not None:

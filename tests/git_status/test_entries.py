@@ -8,12 +8,10 @@ import pytest
 
 from providers.git_status.entries import (
     Category,
-    Change,
     categorise,
     directory_of,
     display_path,
-    group_lines,
-    tally,
+    group_line,
 )
 from providers.git_status.porcelain import Entry, EntryKind, Status, parse
 from tests.git_status.repos import commit_file, git, porcelain
@@ -70,33 +68,24 @@ def test_sorted_by_path_whatever_the_input_order() -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "depth", "directory"),
+    ("path", "directory"),
     [
-        ("a.txt", None, "./"),
-        ("src/auth/x.py", None, "src/auth/"),
-        ("src/auth/x.py", 1, "src/"),
-        ("build/", None, "./"),
-        ("src/build/", None, "src/"),
+        ("a.txt", ""),
+        ("src/auth/x.py", "src/auth/"),
+        ("build/", ""),
+        ("src/build/", "src/"),
     ],
 )
-def test_directory_of(path: str, depth: int | None, directory: str) -> None:
-    assert directory_of(path, depth) == directory
+def test_directory_of(path: str, directory: str) -> None:
+    """An untracked directory (``build/``) sits in its parent, like a file."""
+    assert directory_of(path) == directory
 
 
-def test_group_lines_count_by_verb_in_fixed_order() -> None:
-    changes = [
-        Change(Category.STAGED, "modified", "src/auth/a.py"),
-        Change(Category.STAGED, "deleted", "src/auth/b.py"),
-        Change(Category.STAGED, "modified", "src/auth/c.py"),
-        Change(Category.STAGED, "added", "vendor/lib", None, " (submodule)"),
-        Change(Category.STAGED, "modified", "README"),
-    ]
-    assert group_lines(tally(changes), None) == (
-        "./: 1 modified",
-        "src/auth/: 2 modified, 1 deleted",
-        "vendor/: 1 added",
-    )
-    assert group_lines(tally(changes), 1)[1] == "src/: 2 modified, 1 deleted"
+def test_group_line_counts_by_verb_in_fixed_order() -> None:
+    """A directory's line names its counts in one order, whatever order they were met in."""
+    verbs = {"deleted": 1, "modified": 2, "added": 0}
+    assert group_line("src/auth/", verbs) == "src/auth/: 2 modified, 1 deleted"
+    assert group_line("", {"untracked": 3}) == "./: 3 untracked"
 
 
 @pytest.mark.parametrize(

@@ -77,7 +77,7 @@ def test_section_contract(make_provider: Make, repo: Path) -> None:
     assert section.text == (
         "On branch main\n\n"
         "Changes: 1 unstaged\n\n"
-        "Unstaged:\n  modified: README\n\n"
+        "Unstaged:\n  modified: README (+1 -1)\n\n"
         f"Recent commits:\n  {git(repo, 'rev-parse', '--short', 'HEAD').strip()} initial\n"
     )
 
@@ -118,7 +118,7 @@ def test_subdirectory_paths_are_repo_relative(make_provider: Make, repo: Path) -
             repo / "src" / "pkg",
         )
     )
-    assert "  src/\n" in body  # untracked directory, relative to the root, not to src/pkg
+    assert "  src/ (1 file)\n" in body  # untracked directory, relative to the root, not src/pkg
     body = text_of(collect(make_provider({"watch": False, "untracked": "all"}), repo / "src"))
     assert "  src/pkg/mod.py\n" in body
 
@@ -184,7 +184,7 @@ def test_submodule(make_provider: Make, tmp_path: Path, repo: Path) -> None:
     body = text_of(collect(make_provider(NO_WATCH), repo))
     assert "  modified (submodule: modified content): lib\n" in body
     inner = text_of(collect(make_provider(NO_WATCH), repo / "lib"))
-    assert "  modified: lib.py\n" in inner
+    assert "  modified: lib.py (+1 -1)\n" in inner
 
 
 def test_bare_repository_says_so(make_provider: Make, tmp_path: Path, repo: Path) -> None:

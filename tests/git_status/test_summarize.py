@@ -154,7 +154,9 @@ def busy_snapshot(repo: Path) -> Snapshot:
 
 
 def test_lists_collapse_before_they_vanish(busy_repo: Path) -> None:
-    """More budget shows more detail: full lists, then groups by directory, then counts."""
+    """More budget shows more detail: counts, then groups by directory, then the entries of
+    the list that costs the fewest lines first (issue 24 item 6: the budget goes where it
+    shows the most)."""
     snapshot = busy_snapshot(busy_repo)
     counts = "Changes: 40 staged, 30 unstaged, 20 untracked"
 
@@ -167,11 +169,12 @@ def test_lists_collapse_before_they_vanish(busy_repo: Path) -> None:
     assert counts in grouped
     assert "Staged (by directory):\n  src/auth/: 40 modified" in grouped
     assert "Untracked (by directory):\n  docs/: 20 untracked" in grouped
-    assert "grouped by directory" in grouped and "`git status`" in grouped
+    assert "lists grouped by directory" in grouped and "`git status`" in grouped
 
-    partly = text(snapshot, 450, max_entries=1000)
-    assert "  modified: src/auth/module_39.py" in partly  # staged still listed in full
-    assert "Untracked (by directory)" in partly  # the lowest priority collapsed first
+    partly = text(snapshot, 250, max_entries=1000)
+    assert "Untracked:\n  docs/page0.md" in partly  # 20 lines: the cheapest list to show
+    assert "Staged (by directory):\n  src/auth/: 40 modified" in partly
+    assert "staged, unstaged grouped by directory" in partly
 
     counted = text(snapshot, 45)
     assert counts in counted
