@@ -160,7 +160,7 @@ class Bridge:
             token_budget=0,
             working_directory=str(cwd),
             model_target=MODEL,
-            files_touched=files,
+            files_touched=self._absolute(files),
             session_id=session_id,
             turn_id=turn_id,
         )
@@ -171,6 +171,11 @@ class Bridge:
                 log.warning("%s: %s", outcome.name, problem)
         log.debug("%s turn in %.3f s", event, time.perf_counter() - started)
         return result
+
+    def _absolute(self, files: Sequence[str]) -> tuple[str, ...]:
+        """Repo-relative paths as a request carries them: a relative entry of
+        files_touched is read from the working directory, which may be below the root."""
+        return tuple(str(self.root / f) for f in files)
 
     def _pieces(self, result: TurnResult) -> list[Piece]:
         return [
@@ -213,7 +218,7 @@ class Bridge:
                 token_budget=0,
                 working_directory=str(directory),
                 model_target=MODEL,
-                files_touched=inside,
+                files_touched=self._absolute(inside),
                 session_id=str(request.get("session_id") or "mcp"),
                 turn_id="mcp",
             ),
