@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from providers.clients import deltas, facts
-from providers.clients.deltas import Event, Kind, Piece
+from providers.clients.deltas import KINDS, Event, Kind, Piece
 from providers.clients.loaded import OwnLoads, own_loads
 from providers.clients.memory import MemoryStore
 from providers.core.types import ContextRequest, ModelTarget
@@ -36,14 +36,6 @@ from providers.repository.layout import RepoRoots
 from providers.repository.paths import normalise_touched
 
 log = logging.getLogger(__name__)
-
-KINDS: Mapping[str, Kind] = {
-    "repo_conventions": "conventions",
-    "git_status": "git_status",
-    "file_tree": "file_tree",
-    "scoped_docs": "scoped_docs",
-}
-"""Our providers' packages -> what a section of theirs is to the bridge."""
 
 
 @dataclass(frozen=True)
