@@ -18,9 +18,9 @@ from typing import Any
 from providers.clients import facts, places, wire
 from providers.clients.setup import SetupError, is_ours, load, settings_path
 
-PROBLEM_WORDS = (" WARNING ", " ERROR ", " hook[")
-"""Log lines worth showing: warnings, errors, and every line a hook wrote (a hook writes
-only when it gave up)."""
+PROBLEM_WORDS = (" WARNING ", " ERROR ", " hook[", " mcp[")
+"""Log lines worth showing: warnings, errors, and every line a hook or an MCP server
+wrote (they write only when they gave up)."""
 
 
 def running() -> Iterator[dict[str, Any]]:

@@ -147,9 +147,7 @@ def test_an_answer_not_confirmed_is_sent_again(bridge: BridgeEnv, repo: Path) ->
     assert "Auth marker N1." in again.context
 
 
-def test_a_session_below_the_root_gets_the_docs_of_its_files(
-    bridge: BridgeEnv, repo: Path
-) -> None:
+def test_a_session_below_the_root_gets_the_docs_of_its_files(bridge: BridgeEnv, repo: Path) -> None:
     """A client working in a subdirectory: the files it reads (relative to it) scope the
     docs as the root's paths (files_touched goes out absolute: a relative entry would be
     read from the working directory again)."""
