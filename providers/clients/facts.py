@@ -77,6 +77,8 @@ class McpFacts:
     """The role of the message carrying the server's instructions."""
     instructions_kept: Literal["all", "first_line"]
     """How much of multi-line instructions reaches the model: put what matters first."""
+    first_line_max: int | None
+    """Characters of that first line kept (a longer one is cut to fit, ending "...")."""
     tool_approval: str
     server_files: SettingsFiles
     """Where a stdio server is registered (project: in a trusted project for Codex)."""
@@ -174,6 +176,7 @@ CLAUDE: Final = ClientFacts(
         instructions_reach="every request once connected (a system-role message)",
         instructions_role="system",
         instructions_kept="all",
+        first_line_max=None,
         tool_approval=(
             '"permissions": {"allow": ["mcp__NAME"]} in ~/.claude/settings.json or the '
             "project's .claude/settings.local.json (in .claude/settings.json it is ignored)"
@@ -232,6 +235,7 @@ GEMINI: Final = ClientFacts(
         instructions_reach="every request (in the first user message)",
         instructions_role="user",
         instructions_kept="all",
+        first_line_max=None,
         tool_approval='"trust": true on the server entry',
         server_files=SettingsFiles(
             project=".gemini/settings.json", user=".gemini/settings.json", user_root="~"
@@ -287,6 +291,7 @@ CODEX: Final = ClientFacts(
         ),
         instructions_role="developer",
         instructions_kept="first_line",
+        first_line_max=250,
         tool_approval='default_tools_approval_mode = "approve"',
         server_files=SettingsFiles(
             project=".codex/config.toml", user="config.toml", user_root="$CODEX_HOME"

@@ -52,12 +52,12 @@ DOCS_BUDGET = 2000
 MAX_BUDGET = 50_000
 
 FIRST_LINE = (
-    "Repository context from context-providers: call scoped_docs with the paths of files "
-    "before you read or edit them for the docs and rules that apply to them; git_status "
-    "and file_tree show the repository as it is now; conventions returns its convention "
-    "files and rules."
+    "Repository context: call scoped_docs with file paths before reading or editing them "
+    "for the docs and rules that apply; git_status, file_tree and conventions show the "
+    "repository's state and rules."
 )
-"""What the server offers, in the line that reaches the model in every client."""
+"""What the server offers, in the line that reaches the model in every client (Codex
+keeps only this line, up to facts.CODEX.mcp.first_line_max characters)."""
 FOLLOW = (
     "The convention files and always-on rules of this repository that this client does "
     "not load by itself:"

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from providers.clients import deltas
-from providers.clients.sections import FIRST_LINE, NOTHING_NEW, McpSession
+from providers.clients import deltas, facts
+from providers.clients.sections import FIRST_LINE, FOLLOW, NOTHING_NEW, McpSession
 from tests.clients.bridge import BridgeEnv, daemon_pids, make_repo, session_start, wait_until
 from tests.clients.mcp_client import Call, Read, Talk, talk
 
@@ -96,6 +96,7 @@ def test_instructions_carry_what_the_client_does_not_load(served: Talk) -> None:
     text = served.instructions
     first, _, rest = text.partition("\n")
     assert first == FIRST_LINE
+    assert len(first) <= (facts.CODEX.mcp.first_line_max or 0)  # all of it reaches Codex
     for name in ("scoped_docs", "git_status", "file_tree", "conventions"):
         assert name in first
     assert "Agents marker M-A1." in rest and "Cursor marker M-K1." in rest
@@ -180,8 +181,9 @@ def test_a_small_budget_names_what_was_left_out(here: BridgeEnv, repo: Path) -> 
     answer = session.scoped_docs(["auth/login.py"], budget=30)
     assert deltas.tokens(answer) <= 30
     assert "Left out to fit 30 tokens:" in answer
-    text, paths = McpSession.here(str(repo), "codex").instructions(budget=140)
-    assert deltas.tokens(text) <= 140
+    budget = deltas.tokens(f"{FIRST_LINE}\n\n{FOLLOW}\n\n") + 40  # room for a little
+    text, paths = McpSession.here(str(repo), "codex").instructions(budget=budget)
+    assert deltas.tokens(text) <= budget
     assert "Left out to fit:" in text and "(call conventions)" in text
     assert "M-A1" not in text  # Codex loads AGENTS.md itself
     assert "AGENTS.md" in paths
