@@ -108,8 +108,8 @@ def _setup_mcp(parsed: argparse.Namespace) -> int:
 def doctor_main(args: list[str], *, prog: str) -> int:
     parser = CommandParser(
         prog=prog,
-        description="Show the running background processes, the hook settings in force "
-        "and the last problems the hooks and providers logged.",
+        description="Show the running background processes, the hook and MCP server "
+        "settings in force and the last problems the hooks, MCP servers and providers logged.",
     )
     parser.add_argument("--repo", type=Path, default=Path("."), help="for project settings")
     parser.add_argument("--lines", type=int, default=20, help="problems to show (20)")

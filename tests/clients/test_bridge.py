@@ -296,6 +296,12 @@ def test_doctor_shows_processes_settings_and_problems(bridge: BridgeEnv, repo: P
         capture_output=True,
     )
     subprocess.run(
+        [str(script), "setup", "codex", "--mcp", "--scope", "project", "--repo", str(repo)],
+        env=bridge.env,
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
         [sys.executable, "-S", "-E", "-s", str(HOOK), "claude"],
         input=b"{broken",
         cwd=repo,
@@ -313,5 +319,8 @@ def test_doctor_shows_processes_settings_and_problems(bridge: BridgeEnv, repo: P
     assert f"{repo}: pid " in out and "providers: repo_conventions, git_status" in out
     assert "gemini project" in out and "SessionStart, BeforeAgent, AfterTool, SessionEnd" in out
     assert "Expecting property name" in out  # the last problem, from the log
+    assert f"codex  project {repo / '.codex/config.toml'}: MCP server context_providers" in out
     (repo / ".gemini" / "settings.json").unlink()
     (repo / ".gemini").rmdir()
+    (repo / ".codex" / "config.toml").unlink()
+    (repo / ".codex").rmdir()
