@@ -28,14 +28,14 @@ from pathlib import Path
 from typing import Any
 
 from providers.clients import facts, hook, places
-from providers.clients.sections import ENV_WAIT, SERVER_NAME
+from providers.clients.sections import ENV_START, ENV_WAIT, SERVER_NAME
 from providers.clients.setup import SetupError, load, write
 
-ENV_PASSED = (places.ENV_RUNTIME, places.ENV_STATE, hook.ENV_START, ENV_WAIT)
+ENV_PASSED = (places.ENV_RUNTIME, places.ENV_STATE, hook.ENV_START, ENV_START, ENV_WAIT)
 """What Codex must pass on for the server to find the hooks' background process."""
-CODEX_STARTUP_S = 30
-"""Codex's wait for a required server (the first start of the background process
-lists the repository; Codex's own default is shorter)."""
+CODEX_STARTUP_S = 40
+"""Codex's wait for a required server: more than the server's own for its instructions
+(sections.INSTRUCTIONS_WAIT_S; Codex's default is shorter)."""
 MODULE_ARGS = ("-m", "providers", "mcp")
 
 

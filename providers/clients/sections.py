@@ -44,9 +44,12 @@ ENV_WAIT = "CONTEXT_PROVIDERS_MCP_WAIT_S"
 WAIT_S = 30.0
 """The longest a tool call waits for its answer (a first listing of a large
 repository takes seconds)."""
-INSTRUCTIONS_WAIT_S = 8.0
-"""The longest the server's start waits for the convention files (the client waits for
-the server; Codex gives up on a required server after its startup timeout)."""
+ENV_START = "CONTEXT_PROVIDERS_MCP_START_S"
+INSTRUCTIONS_WAIT_S = 15.0
+"""The longest the server's start waits for the convention files: the clients wait for
+the server (Codex gives up on a required one after its startup timeout), and without
+them the session's instructions are the first line alone. A first start of the
+background process on a loaded machine takes seconds."""
 INSTRUCTIONS_BUDGET = 5000
 DOCS_BUDGET = 2000
 MAX_BUDGET = 50_000
@@ -190,7 +193,8 @@ class McpSession:
         files (each a resource). Never raises: without the background process the
         instructions are the first line and why nothing follows."""
         try:
-            pieces = self._pieces("repo_conventions", timeout=INSTRUCTIONS_WAIT_S)
+            wait = _seconds(ENV_START, INSTRUCTIONS_WAIT_S)
+            pieces = self._pieces("repo_conventions", timeout=wait)
         except (Unavailable, ValueError) as error:
             return f"{FIRST_LINE}\n\n(No convention files now: {error}.)\n", []
         paths = [p.label for p in pieces]

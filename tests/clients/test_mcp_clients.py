@@ -67,6 +67,9 @@ def bridge() -> Iterator[BridgeEnv]:
 def run_with_server(client: str, bridge: BridgeEnv, work: Path) -> Run:
     repo = make_repo(work / "repo", FILES)
     env = {k: v for k, v in bridge.env.items() if k not in ("PATH", "HOME")}
+    # A first start of the background process under the whole suite's load can take
+    # longer than the server's own wait for its instructions (below Codex's 40 s).
+    env["CONTEXT_PROVIDERS_MCP_START_S"] = "30"
     return run_client(
         client,
         repo,
