@@ -101,13 +101,16 @@ def build(session: McpSession, instructions: str, paths: list[str]) -> Any:
             return await asyncio.to_thread(call)
         except (Unavailable, ValueError) as error:
             raise tool_error(f"context-providers: {error}") from error
+        except Exception as error:  # a bug: said and logged, the server goes on
+            hook.log(f"{type(error).__name__}: {error}", "mcp")
+            raise tool_error(f"context-providers failed: {type(error).__name__}") from error
 
     async def text_of(call: Callable[[], str]) -> str:
         """A resource's text; when it cannot be had, a text that says why."""
         try:
-            return await asyncio.to_thread(call)
-        except (Unavailable, ValueError) as error:
-            return f"(context-providers: {error})\n"
+            return await answer(call)
+        except tool_error as error:
+            return f"({error})\n"
 
     async def scoped_docs(files: list[str], budget: int = DOCS_BUDGET) -> str:
         return await answer(lambda: session.scoped_docs(files, budget))
