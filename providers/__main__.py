@@ -1,8 +1,9 @@
 """``context-providers`` (or ``python -m providers``): the bundle's own command.
 
 Its subcommands: the main job, ``preview DIR`` (see providers.cli.preview); ``setup
-CLIENT``, ``doctor`` and ``hook CLIENT``, which serve the providers to Claude Code,
-Gemini CLI and Codex CLI through their hooks (see providers.clients). The providers
+CLIENT``, ``doctor``, ``hook CLIENT`` and ``mcp``, which serve the providers to Claude
+Code, Gemini CLI and Codex CLI through their hooks or as an MCP server (see
+providers.clients). The providers
 themselves are each their own console script. Grpc is imported
 only once a subcommand runs, so ``--help`` and ``--version`` answer at once.
 """
@@ -24,6 +25,7 @@ COMMANDS = {
     "setup": "providers.clients.commands:setup_main",
     "doctor": "providers.clients.commands:doctor_main",
     "hook": "providers.clients.commands:hook_command_main",
+    "mcp": "providers.clients.mcp_server:main",
 }
 """Each subcommand's ``module:function``, imported only when it runs."""
 
@@ -52,7 +54,9 @@ def _epilog() -> str:
         "  setup CLIENT  register the hooks that serve the providers to claude, gemini\n"
         "                or codex (--scope user|project, --print, --remove)\n"
         "  doctor        running background processes, hook settings, last problems\n"
-        "  hook CLIENT   what a client's hook runs (reads the hook input on stdin)\n\n"
+        "  hook CLIENT   what a client's hook runs (reads the hook input on stdin)\n"
+        "  mcp           the providers as a stdio MCP server, in the working directory's\n"
+        "                repository (clients start it: setup CLIENT --mcp registers it)\n\n"
         f"the providers, each its own console script (the kernel launches them):\n{rows}"
     )
 

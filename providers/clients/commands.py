@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from providers.cli.console import CommandParser
-from providers.clients import doctor, facts, setup
+from providers.clients import doctor, facts, mcp_setup, setup
 from providers.clients.hook import main as hook_main
 
 SETUP_DESCRIPTION = """\
@@ -21,7 +21,12 @@ there; running it again changes nothing; --remove takes out exactly what it adde
 Then every session of that client in a git repository gets, with nothing else to
 configure: at its start the convention files and rules the client does not load by
 itself, git status and the file tree; after each file it reads or edits, that file's
-scoped docs (each once per session); at each prompt, what changed since."""
+scoped docs (each once per session); at each prompt, what changed since.
+
+With --mcp it registers the MCP server instead (context-providers mcp), for
+clients without hooks or users who prefer MCP: its instructions carry the
+convention files and rules the client does not load by itself, and its tools
+give scoped docs, the file tree, git status and the conventions on request."""
 
 
 def setup_main(args: list[str], *, prog: str) -> int:
@@ -41,6 +46,11 @@ def setup_main(args: list[str], *, prog: str) -> int:
     parser.add_argument("--print", dest="show", action="store_true", help="show, do not write")
     parser.add_argument("--remove", action="store_true", help="take our hooks out again")
     parser.add_argument(
+        "--mcp",
+        action="store_true",
+        help="register the MCP server instead of the hooks (with --remove: remove it)",
+    )
+    parser.add_argument(
         "--only",
         default=",".join(setup.PARTS),
         help="which parts: start (session start), prompt (what changed), tool (scoped "
@@ -51,9 +61,12 @@ def setup_main(args: list[str], *, prog: str) -> int:
             f"--{part}-budget",
             type=int,
             metavar="N",
-            help=f"tokens the {part} event may add (default {default})",
+            help=f"tokens the {part} event may add (default {default})"
+            + ("; with --mcp, the server's instructions (5000)" if part == "start" else ""),
         )
     parsed = parser.parse_args(args)
+    if parsed.mcp:
+        return _setup_mcp(parsed)
     parts = [p.strip() for p in parsed.only.split(",") if p.strip()]
     unknown = [p for p in parts if p not in setup.PARTS]
     if unknown or not parts:
@@ -80,11 +93,23 @@ def setup_main(args: list[str], *, prog: str) -> int:
     return 0
 
 
+def _setup_mcp(parsed: argparse.Namespace) -> int:
+    options = [] if parsed.start_budget is None else ["--budget", str(parsed.start_budget)]
+    plan = mcp_setup.plan_for(parsed.client, parsed.scope, parsed.repo.resolve(), options)
+    try:
+        report = mcp_setup.run(plan, remove=parsed.remove, show=parsed.show, scope=parsed.scope)
+    except setup.SetupError as error:
+        sys.stderr.write(f"error: {error}\n")
+        return 1
+    sys.stdout.write(report)
+    return 0
+
+
 def doctor_main(args: list[str], *, prog: str) -> int:
     parser = CommandParser(
         prog=prog,
-        description="Show the running background processes, the hook settings in force "
-        "and the last problems the hooks and providers logged.",
+        description="Show the running background processes, the hook and MCP server "
+        "settings in force and the last problems the hooks, MCP servers and providers logged.",
     )
     parser.add_argument("--repo", type=Path, default=Path("."), help="for project settings")
     parser.add_argument("--lines", type=int, default=20, help="problems to show (20)")

@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from providers.clients import places, wire
-from providers.clients.deltas import Kind
+from providers.clients.deltas import KINDS, Kind
 from providers.clients.memory import MemoryStore
-from providers.clients.service import KINDS, Bridge
+from providers.clients.service import Bridge
 from providers.core.identity import SOURCE, package_version
 from providers.host.agent_config import (
     AgentConfig,

@@ -31,6 +31,16 @@ from providers.core.budget import fallback_tokens_for_bytes
 Kind = Literal["conventions", "git_status", "file_tree", "scoped_docs", "static", "dynamic"]
 Event = Literal["start", "resume", "prompt", "tool"]
 
+KINDS: Mapping[str, Kind] = MappingProxyType(
+    {
+        "repo_conventions": "conventions",
+        "git_status": "git_status",
+        "file_tree": "file_tree",
+        "scoped_docs": "scoped_docs",
+    }
+)
+"""Our providers' packages -> what a section of theirs is to the bridge."""
+
 INDEX_LABEL = "scoped docs index"
 """Scoped docs' closing index (what did not fit, rules on request): a catalog that
 changes as docs come and go, not a doc; never sent by hooks."""

@@ -1,9 +1,10 @@
 """``context-providers doctor``: what the bridge is doing, and what went wrong lately.
 
 Three parts: the background processes running for this user (each asked for its
-status on its socket), the hook settings in force for each client (project and user
-files, and whether our hooks are in them), and the last problems from the log (hooks
-that gave up, providers that failed). Reads only; never starts anything.
+status on its socket), the settings in force for each client (project and user files:
+our hooks in them, and where our MCP server is registered), and the last problems from
+the log (hooks and MCP servers that gave up, providers that failed). Reads only; never
+starts anything.
 """
 
 from __future__ import annotations
@@ -11,16 +12,18 @@ from __future__ import annotations
 import glob
 import json
 import os
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from providers.clients import facts, places, wire
+from providers.clients import facts, mcp_setup, places, wire
+from providers.clients.sections import SERVER_NAME
 from providers.clients.setup import SetupError, is_ours, load, settings_path
 
-PROBLEM_WORDS = (" WARNING ", " ERROR ", " hook[")
-"""Log lines worth showing: warnings, errors, and every line a hook wrote (a hook writes
-only when it gave up)."""
+PROBLEM_WORDS = (" WARNING ", " ERROR ", " hook[", " mcp[")
+"""Log lines worth showing: warnings, errors, and every line a hook or an MCP server
+wrote (they write only when they gave up)."""
 
 
 def running() -> Iterator[dict[str, Any]]:
@@ -58,6 +61,21 @@ def hooks_in(path: Path) -> list[str]:
     ]
 
 
+def mcp_registered(client: str, scope: str, repo: Path) -> Path | None:
+    """The file in which our MCP server is registered for ``client`` at ``scope``."""
+    plan = mcp_setup.plan_for(client, scope, repo)
+    try:
+        if client == "codex":
+            text = plan.path.read_text(encoding="utf-8") if plan.path.exists() else ""
+            servers = tomllib.loads(text).get("mcp_servers")
+        else:
+            servers = load(plan.path).get("mcpServers")
+    except (OSError, ValueError):
+        return None
+    entry = servers.get(SERVER_NAME) if isinstance(servers, dict) else None
+    return plan.path if mcp_setup.is_ours(entry) else None
+
+
 def problems(limit: int) -> list[str]:
     try:
         lines = Path(places.log_path()).read_text(encoding="utf-8", errors="replace")
@@ -91,6 +109,9 @@ def report(repo: Path, limit: int = 20) -> str:
             state = ", ".join(events) if events else "no context-providers hooks"
             exists = "" if path.exists() else " (no such file)"
             out.append(f"  {client:<6} {scope:<7} {path}{exists}: {state}")
+            server = mcp_registered(client, scope, repo)
+            if server is not None:
+                out.append(f"  {client:<6} {scope:<7} {server}: MCP server {SERVER_NAME}")
     out.append("")
     out.append(f"Last problems ({places.log_path()}):")
     lines = problems(limit)

@@ -77,7 +77,18 @@ class McpFacts:
     """The role of the message carrying the server's instructions."""
     instructions_kept: Literal["all", "first_line"]
     """How much of multi-line instructions reaches the model: put what matters first."""
+    first_line_max: int | None
+    """Characters of that first line kept (a longer one is cut to fit, ending "...")."""
     tool_approval: str
+    server_files: SettingsFiles
+    """Where a stdio server is registered (project: in a trusted project for Codex)."""
+    approval_files: SettingsFiles | None
+    """Where the rule allowing its tools goes, when not on the server's entry (Claude)."""
+    environment: Literal["inherited", "allowlist"]
+    """What a server's environment holds: the client's, or (Codex) a short allowlist
+    plus the variables its ``env_vars`` names (``XDG_RUNTIME_DIR`` is not in it)."""
+    starts_in: Literal["project"]
+    """The server's working directory: the project directory the client runs in."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +176,17 @@ CLAUDE: Final = ClientFacts(
         instructions_reach="every request once connected (a system-role message)",
         instructions_role="system",
         instructions_kept="all",
-        tool_approval='"permissions": {"allow": ["mcp__NAME"]} in ~/.claude/settings.json',
+        first_line_max=None,
+        tool_approval=(
+            '"permissions": {"allow": ["mcp__NAME"]} in ~/.claude/settings.json or the '
+            "project's .claude/settings.local.json (in .claude/settings.json it is ignored)"
+        ),
+        server_files=SettingsFiles(project=".mcp.json", user=".claude.json", user_root="~"),
+        approval_files=SettingsFiles(
+            project=".claude/settings.local.json", user=".claude/settings.json", user_root="~"
+        ),
+        environment="inherited",
+        starts_in="project",
     ),
     loads_by_itself=("CLAUDE.md", ".claude/rules/"),
     loads_unless={"AGENTS.md": "CLAUDE.md"},
@@ -214,7 +235,14 @@ GEMINI: Final = ClientFacts(
         instructions_reach="every request (in the first user message)",
         instructions_role="user",
         instructions_kept="all",
+        first_line_max=None,
         tool_approval='"trust": true on the server entry',
+        server_files=SettingsFiles(
+            project=".gemini/settings.json", user=".gemini/settings.json", user_root="~"
+        ),
+        approval_files=None,
+        environment="inherited",
+        starts_in="project",
     ),
     loads_by_itself=("GEMINI.md",),
     loads_unless={},
@@ -263,7 +291,14 @@ CODEX: Final = ClientFacts(
         ),
         instructions_role="developer",
         instructions_kept="first_line",
+        first_line_max=250,
         tool_approval='default_tools_approval_mode = "approve"',
+        server_files=SettingsFiles(
+            project=".codex/config.toml", user="config.toml", user_root="$CODEX_HOME"
+        ),
+        approval_files=None,
+        environment="allowlist",
+        starts_in="project",
     ),
     loads_by_itself=("AGENTS.md",),
     loads_unless={},
@@ -327,8 +362,14 @@ def mcp_json(client: str, servers: Sequence[tuple[str, str, tuple[str, ...]]]) -
     return {"mcpServers": entries}
 
 
-def codex_mcp_toml(servers: Sequence[tuple[str, str, tuple[str, ...]]]) -> str:
-    """The ``config.toml`` tables registering stdio MCP servers for Codex CLI."""
+def codex_mcp_toml(
+    servers: Sequence[tuple[str, str, tuple[str, ...]]],
+    *,
+    env_vars: Sequence[str] = (),
+    startup_timeout_s: int | None = None,
+) -> str:
+    """The ``config.toml`` tables registering stdio MCP servers for Codex CLI; ``env_vars``
+    names variables of Codex's environment to pass on (it passes few by itself)."""
     out = []
     for name, command, args in servers:
         out += [
@@ -337,8 +378,12 @@ def codex_mcp_toml(servers: Sequence[tuple[str, str, tuple[str, ...]]]) -> str:
             f"args = [{', '.join(json.dumps(a) for a in args)}]",
             "required = true",
             'default_tools_approval_mode = "approve"',
-            "",
         ]
+        if env_vars:
+            out.append(f"env_vars = [{', '.join(json.dumps(v) for v in env_vars)}]")
+        if startup_timeout_s is not None:
+            out.append(f"startup_timeout_sec = {startup_timeout_s}")
+        out.append("")
     return "\n".join(out)
 
 

@@ -48,13 +48,19 @@ def _seconds(name: str, default: float) -> float:
     return value if 0 < value < 600 else default
 
 
-def log(message: str) -> None:
-    """One line in the bridge's log; never raises."""
+def start_seconds() -> float:
+    """How long a caller that must start the background process waits for its socket."""
+    return _seconds(ENV_START, START_S)
+
+
+def log(message: str, who: str = "hook") -> None:
+    """One line in the bridge's log, signed ``who[pid]`` (the MCP server signs ``mcp``);
+    never raises."""
     try:
         path = places.log_path()
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
-        line = f"{stamp} hook[{os.getpid()}] {message}\n".encode("utf-8", "replace")
+        line = f"{stamp} {who}[{os.getpid()}] {message}\n".encode("utf-8", "replace")
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             os.write(fd, line)
@@ -85,9 +91,10 @@ def start_background(root: str) -> None:
         os._exit(127)
 
 
-def _connect(path: str, root: str, deadline: float) -> tuple[_socket.socket, bool]:
-    """A connection to ``root``'s background process, starting it when there is none;
-    and whether it was started now."""
+def connect(path: str, root: str, deadline: float) -> tuple[_socket.socket, bool]:
+    """A connection to ``root``'s background process (its socket at ``path``), starting
+    it when there is none; and whether it was started now. The one way in for the hooks
+    and the MCP server alike."""
     try:
         return wire.connect(path, max(0.05, deadline - time.monotonic())), False
     except (FileNotFoundError, ConnectionRefusedError):
@@ -110,7 +117,7 @@ def ask(client: str, options: tuple[str, ...], root: str, cwd: str, data: bytes)
     wait = _seconds(ENV_WAIT, WAIT_S)
     first = _seconds(ENV_START, START_S)
     path = places.socket_path(places.runtime_dir(create=True), root)
-    sock, spawned = _connect(path, root, started + first)
+    sock, spawned = connect(path, root, started + first)
     try:
         deadline = started + (first if spawned or starting else wait)
         body = os.fsencode(cwd) + b"\0" + data

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from providers.clients import deltas, facts
-from providers.clients.deltas import Event, Kind, Piece
+from providers.clients.deltas import KINDS, Event, Kind, Piece
 from providers.clients.loaded import OwnLoads, own_loads
 from providers.clients.memory import MemoryStore
 from providers.core.types import ContextRequest, ModelTarget
@@ -36,14 +36,6 @@ from providers.repository.layout import RepoRoots
 from providers.repository.paths import normalise_touched
 
 log = logging.getLogger(__name__)
-
-KINDS: Mapping[str, Kind] = {
-    "repo_conventions": "conventions",
-    "git_status": "git_status",
-    "file_tree": "file_tree",
-    "scoped_docs": "scoped_docs",
-}
-"""Our providers' packages -> what a section of theirs is to the bridge."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +152,7 @@ class Bridge:
             token_budget=0,
             working_directory=str(cwd),
             model_target=MODEL,
-            files_touched=files,
+            files_touched=self._absolute(files),
             session_id=session_id,
             turn_id=turn_id,
         )
@@ -171,6 +163,11 @@ class Bridge:
                 log.warning("%s: %s", outcome.name, problem)
         log.debug("%s turn in %.3f s", event, time.perf_counter() - started)
         return result
+
+    def _absolute(self, files: Sequence[str]) -> tuple[str, ...]:
+        """Repo-relative paths as a request carries them: a relative entry of
+        files_touched is read from the working directory, which may be below the root."""
+        return tuple(str(self.root / f) for f in files)
 
     def _pieces(self, result: TurnResult) -> list[Piece]:
         return [
@@ -213,7 +210,7 @@ class Bridge:
                 token_budget=0,
                 working_directory=str(directory),
                 model_target=MODEL,
-                files_touched=inside,
+                files_touched=self._absolute(inside),
                 session_id=str(request.get("session_id") or "mcp"),
                 turn_id="mcp",
             ),

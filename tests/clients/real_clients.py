@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -334,6 +334,7 @@ def run_client(
     claude_mcp: str = "flag",
     timeout_s: float = 60.0,
     workdir: Path | None = None,
+    prepare: Callable[[Mapping[str, str]], Sequence[str]] | None = None,
 ) -> Run:
     """Run ``client`` one-shot in ``repo`` against a fresh stub answering ``script``.
 
@@ -359,6 +360,10 @@ def run_client(
         )
         prepared = _prepare(client, stub, work, repo, prompt, options)
         prepared.env.update(extra_env or {})
+        more = list(prepare(prepared.env)) if prepare is not None else []
+        if more:  # the prompt stays last for Codex
+            head, last = prepared.argv[:-1], prepared.argv[-1:]
+            prepared.argv = [*head, *more, *last] if client == "codex" else [*prepared.argv, *more]
         started = time.monotonic()
         timed_out = False
         with subprocess.Popen(

@@ -11,8 +11,9 @@ instruction reached the request. It speaks the three wire APIs the clients use:
   (the CLI's routing classifier, its next-speaker check) gets JSON built from that schema.
 - OpenAI Responses (Codex CLI): ``POST /v1/responses`` as SSE.
 
-A script is a list of replies, :class:`Text` (final answer) or :class:`ReadFile` (a tool
-call reading one file: Claude ``Read``, Gemini ``read_file``, Codex a shell ``cat``). Which
+A script is a list of replies, :class:`Text` (final answer), :class:`ReadFile` (a tool
+call reading one file: Claude ``Read``, Gemini ``read_file``, Codex a shell ``cat``) or
+:class:`McpCall` (a call of an MCP server's tool, by the name each client gives it). Which
 reply a request gets is decided by the conversation it carries, not by a counter: the
 number of tool results already in it. So retries, and side requests that carry no tools
 (titles, summaries), never use up the script; those get :data:`SIDE_REPLY`.
@@ -71,7 +72,19 @@ class Patch:
     patch: str
 
 
-Reply = Text | ReadFile | Patch
+@dataclass(frozen=True)
+class McpCall:
+    """A call of the tool ``tool`` of the MCP server ``server`` with ``arguments``, named
+    as each client names it: Claude ``mcp__SERVER__TOOL``, Gemini ``mcp_SERVER_TOOL``,
+    Codex ``tools.mcp__SERVER__TOOL(...)`` inside its JavaScript ``exec`` tool (code
+    mode) or a ``mcp__SERVER__TOOL`` function call."""
+
+    server: str
+    tool: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+
+
+Reply = Text | ReadFile | Patch | McpCall
 
 
 @dataclass(frozen=True)
@@ -260,6 +273,14 @@ class _Handler(BaseHTTPRequestHandler):
                 "input": {"file_path": reply.path},
             }
             stop = "tool_use"
+        elif isinstance(reply, McpCall):
+            block = {
+                "type": "tool_use",
+                "id": f"toolu_stub{n}",
+                "name": f"mcp__{reply.server}__{reply.tool}",
+                "input": dict(reply.arguments),
+            }
+            stop = "tool_use"
         else:
             block = {"type": "text", "text": reply.text}
             stop = "end_turn"
@@ -333,6 +354,9 @@ class _Handler(BaseHTTPRequestHandler):
                 reply = Text("stub: patches are a Codex reply")
             if isinstance(reply, ReadFile):
                 part = {"functionCall": {"name": "read_file", "args": {"file_path": reply.path}}}
+            elif isinstance(reply, McpCall):
+                name = f"mcp_{reply.server}_{reply.tool}"
+                part = {"functionCall": {"name": name, "args": dict(reply.arguments)}}
             else:
                 part = {"text": reply.text}
         answer = {
@@ -369,10 +393,13 @@ class _Handler(BaseHTTPRequestHandler):
         reply = self.model.reply_for(results) if tools else Text(SIDE_REPLY)
         n = self.model.next_id()
         code_mode = "exec" in tools and "exec_command" not in tools
-        if isinstance(reply, (ReadFile, Patch)) and code_mode:
+        if isinstance(reply, (ReadFile, Patch, McpCall)) and code_mode:
             # Code mode: the model writes JavaScript that calls the nested tools.
             if isinstance(reply, ReadFile):
                 call = f"tools.exec_command({{cmd: {json.dumps('cat ' + reply.path)}}})"
+            elif isinstance(reply, McpCall):
+                name = f"mcp__{reply.server}__{reply.tool}"
+                call = f"tools.{name}({json.dumps(dict(reply.arguments))})"
             else:
                 call = f"tools.apply_patch({json.dumps(reply.patch)})"
             source = (
@@ -394,6 +421,15 @@ class _Handler(BaseHTTPRequestHandler):
                 "status": "completed",
                 "name": "apply_patch",
                 "input": reply.patch,
+            }
+        elif isinstance(reply, McpCall):
+            item = {
+                "type": "function_call",
+                "id": f"fc_stub{n}",
+                "call_id": f"call_stub{n}",
+                "status": "completed",
+                "name": f"mcp__{reply.server}__{reply.tool}",
+                "arguments": json.dumps(dict(reply.arguments)),
             }
         elif isinstance(reply, ReadFile):
             item = {

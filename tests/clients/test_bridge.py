@@ -147,6 +147,16 @@ def test_an_answer_not_confirmed_is_sent_again(bridge: BridgeEnv, repo: Path) ->
     assert "Auth marker N1." in again.context
 
 
+def test_a_session_below_the_root_gets_the_docs_of_its_files(bridge: BridgeEnv, repo: Path) -> None:
+    """A client working in a subdirectory: the files it reads (relative to it) scope the
+    docs as the root's paths (files_touched goes out absolute: a relative entry would be
+    read from the working directory again)."""
+    below = repo / "src"
+    run = bridge.hook("gemini", read_file("gemini", "below", below, "auth/login.py"), cwd=below)
+    assert "Auth marker N1." in run.context, run.context
+    assert "applies to src/auth/login.py" in run.context, run.context
+
+
 def test_the_input_cwd_picks_the_repository(bridge: BridgeEnv, repo: Path) -> None:
     """The hook runs elsewhere (another repository): the input's cwd decides."""
     other = make_repo(
@@ -286,6 +296,12 @@ def test_doctor_shows_processes_settings_and_problems(bridge: BridgeEnv, repo: P
         capture_output=True,
     )
     subprocess.run(
+        [str(script), "setup", "codex", "--mcp", "--scope", "project", "--repo", str(repo)],
+        env=bridge.env,
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
         [sys.executable, "-S", "-E", "-s", str(HOOK), "claude"],
         input=b"{broken",
         cwd=repo,
@@ -303,5 +319,8 @@ def test_doctor_shows_processes_settings_and_problems(bridge: BridgeEnv, repo: P
     assert f"{repo}: pid " in out and "providers: repo_conventions, git_status" in out
     assert "gemini project" in out and "SessionStart, BeforeAgent, AfterTool, SessionEnd" in out
     assert "Expecting property name" in out  # the last problem, from the log
+    assert f"codex  project {repo / '.codex/config.toml'}: MCP server context_providers" in out
     (repo / ".gemini" / "settings.json").unlink()
     (repo / ".gemini").rmdir()
+    (repo / ".codex" / "config.toml").unlink()
+    (repo / ".codex").rmdir()

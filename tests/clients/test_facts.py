@@ -99,6 +99,26 @@ def test_mcp_registration_shapes() -> None:
     }
     with pytest.raises(ValueError):
         facts.mcp_json("codex", servers)
+    passed = tomllib.loads(
+        facts.codex_mcp_toml(servers, env_vars=["XDG_RUNTIME_DIR"], startup_timeout_s=30)
+    )["mcp_servers"]["ctx"]
+    assert passed == {**codex, "env_vars": ["XDG_RUNTIME_DIR"], "startup_timeout_sec": 30}
+
+
+def test_mcp_files_and_environment() -> None:
+    """facts.mcp.server_files / approval_files / environment: where setup --mcp writes
+    (tests/clients/test_mcp_clients.py runs each client on what it wrote)."""
+    claude, gemini, codex = (facts.FACTS[c].mcp for c in ("claude", "gemini", "codex"))
+    assert (claude.server_files.project, claude.server_files.user) == (".mcp.json", ".claude.json")
+    assert claude.approval_files is not None
+    assert claude.approval_files.project == ".claude/settings.local.json"
+    assert gemini.server_files == facts.GEMINI.hook_files and gemini.approval_files is None
+    assert codex.server_files.user_root == "$CODEX_HOME" and codex.approval_files is None
+    assert [f.mcp.environment for f in (facts.CLAUDE, facts.GEMINI, facts.CODEX)] == [
+        "inherited",
+        "inherited",
+        "allowlist",
+    ]
 
 
 @pytest.mark.parametrize(

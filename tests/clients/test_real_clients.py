@@ -47,7 +47,11 @@ CONVENTIONS = {
 MARKS = {name: text.split("\n")[1] for name, text in CONVENTIONS.items()}
 RULE_DIR = ".claude/rules/"
 SLOW_HOOK_S = 1.5  # how long the timeout probes sleep
-MCP_INSTRUCTIONS = "MARK-MCP-6a2: the probe server answers questions.\nSecond line MARK-MCP-7b3."
+MCP_INSTRUCTIONS = (
+    "MARK-MCP-6a2: the probe server answers questions."
+    + " It says more." * 15
+    + " MARK-MCP-8c4 past 250 characters.\nSecond line MARK-MCP-7b3."
+)
 
 
 def mark(kind: str, event: str) -> str:
@@ -462,13 +466,20 @@ def test_mcp_instructions_reach_the_model(runs: Runs, client: str) -> None:
     """facts.mcp: a stdio MCP server registered as the facts say (Claude --mcp-config,
     Gemini mcpServers with trust, Codex [mcp_servers] required) has its server
     instructions in every request, in a message of the role the facts name; all their
-    lines, except Codex (default model): its first line only."""
+    lines, except Codex (default model): its first line only, cut at 250 characters."""
     run = ok(scenario(runs, client, "mcp"))
     requests = run.model_requests
     everywhere = list(range(len(requests)))
     assert reached("MARK-MCP-6a2", requests) == everywhere, run.describe()
     second_line = facts.FACTS[client].mcp.instructions_kept == "all"
     assert reached("MARK-MCP-7b3", requests) == (everywhere if second_line else []), run.describe()
+    # facts.mcp.first_line_max: a first line longer than that is cut, ending "..."
+    cut = facts.FACTS[client].mcp.first_line_max
+    assert len(MCP_INSTRUCTIONS.split("\n")[0]) > (cut or 0)
+    assert reached("MARK-MCP-8c4", requests) == ([] if cut else everywhere), run.describe()
+    if cut:
+        kept = MCP_INSTRUCTIONS[: cut - 3] + "..."
+        assert reached(kept, requests) == everywhere, run.describe()
     roles = roles_carrying("MARK-MCP-6a2", requests[0])
     assert roles == {facts.FACTS[client].mcp.instructions_role}, (roles, run.describe())
 

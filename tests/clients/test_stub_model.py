@@ -7,7 +7,7 @@ import json
 import urllib.request
 from typing import Any
 
-from tests.clients.stub_model import SIDE_REPLY, ReadFile, StubModel, Text
+from tests.clients.stub_model import SIDE_REPLY, McpCall, ReadFile, StubModel, Text
 
 
 def post(url: str, body: Any, headers: dict[str, str] | None = None) -> tuple[str, str]:
@@ -105,3 +105,25 @@ def test_responses_function_tools_and_code_mode() -> None:
         completed = sse_data(text)[-1]
         assert completed["type"] == "response.completed"
         assert completed["response"]["output"][0]["content"][0]["text"] == "done"
+
+
+def test_mcp_calls_by_each_clients_tool_name() -> None:
+    """McpCall: Claude's mcp__SERVER__TOOL tool_use, Gemini's mcp_SERVER_TOOL function
+    call, Codex's tools.mcp__SERVER__TOOL(...) in code mode (the names the clients gave
+    a server's tools, measured by tests/clients/test_mcp_clients.py)."""
+    call = McpCall("srv", "git_status", {"budget": 5})
+    with StubModel([call, Text("done")]) as stub:
+        _, body = post(f"{stub.url}/v1/messages", {"messages": [], "tools": [{}]})
+        block = json.loads(body)["content"][0]
+        assert (block["name"], block["input"]) == ("mcp__srv__git_status", {"budget": 5})
+        url = f"{stub.url}/v1beta/models/m:generateContent"
+        _, text = post(url, {"contents": [], "tools": [{}]})
+        part = json.loads(text)["candidates"][0]["content"]["parts"][0]
+        assert part == {"functionCall": {"name": "mcp_srv_git_status", "args": {"budget": 5}}}
+        code_mode = {
+            "type": "additional_tools",
+            "tools": [{"type": "namespace", "name": "functions", "tools": [{"name": "exec"}]}],
+        }
+        _, text = post(f"{stub.url}/v1/responses", {"input": [code_mode]})
+        item = next(e for e in sse_data(text) if e["type"] == "response.output_item.done")["item"]
+        assert 'tools.mcp__srv__git_status({"budget": 5})' in item["input"]
