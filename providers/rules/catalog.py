@@ -117,8 +117,10 @@ class Catalog:
             unreadable.append(error.filename or str(error))
 
         for current, subdirs, filenames in os.walk(top, onerror=skipped, followlinks=False):
-            if current == os.fspath(top) and dialect.not_rules:
-                subdirs[:] = [d for d in subdirs if d not in dialect.not_rules]
+            if current == os.fspath(top):
+                subdirs[:] = [d for d in subdirs if dialect.keeps(d)]
+                if dialect.mode_dirs:
+                    continue  # files beside rules/ in a tool's folder are its settings
             subdirs.sort()
             base = PurePosixPath(Path(current).relative_to(self.root).as_posix())
             found.extend(str(base / name) for name in sorted(filenames) if dialect.accepts(name))
