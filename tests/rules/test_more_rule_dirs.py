@@ -71,7 +71,8 @@ def test_roo_rules_are_static_and_mode_rules_are_listed_not_applied(tmp_path: Pa
     conventions = RepoConventionsProvider()
     conventions.configure({})
     static = contribute(conventions, request(root, budget=8000), COUNTER)
-    assert labels(static) == ["AGENTS.md", ".roo/rules/rules.md"]
+    assert labels(static) == ["AGENTS.md", ".roo/rules/rules.md", "skills"]
+    assert "(.roo/skills/roo-translation/SKILL.md)" in texts(static)["skills"]
     scoped = ScopedDocsProvider(watcher_factory=None)
     try:
         answer = contribute(scoped, request(root, ("src/extension.ts",)), COUNTER)
