@@ -64,6 +64,7 @@ def fit_listing(
     problems: Sequence[SkillProblem],
     budget: int,
     counter: TokenCounter,
+    header: str = HEADER,
 ) -> Listing | None:
     """The catalog within ``budget`` tokens, or ``None`` when nothing of it fits."""
     if budget <= 0 or (not skills and not problems):
@@ -73,7 +74,7 @@ def fit_listing(
     longest = max((len(s.description) for s in entries), default=0)
 
     def text(limit: int | None, kept: int) -> str:
-        return _text(entries, notes, limit, kept)
+        return _text(entries, notes, limit, kept, header)
 
     full = text(None, len(entries))
     if estimate([full]) <= budget:
@@ -120,10 +121,12 @@ def _longest_fitting(measure: Callable[[int], int], upper: int, budget: int) -> 
     return low
 
 
-def _text(entries: Sequence[Skill], notes: Sequence[str], limit: int | None, kept: int) -> str:
+def _text(
+    entries: Sequence[Skill], notes: Sequence[str], limit: int | None, kept: int, header: str
+) -> str:
     """The catalog: header, the first ``kept`` entries (descriptions within ``limit``), the
     skills that could not be read, and what was shortened or left out."""
-    blocks = [HEADER + "\n" + "".join(entry(s, limit) + "\n" for s in entries[:kept])]
+    blocks = [header + "\n" + "".join(entry(s, limit) + "\n" for s in entries[:kept])]
     if notes:
         blocks.append(PROBLEMS + "\n" + "".join(n + "\n" for n in notes))
     shortened = limit is not None and any(len(s.description) > limit for s in entries[:kept])
