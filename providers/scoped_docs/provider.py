@@ -32,6 +32,7 @@ from providers.repository.paths import normalise_touched
 from providers.rules.catalog import Catalog
 from providers.rules.conventions import cwd_chain
 from providers.rules.load import CONTINUE_COLOCATED, Reader, Rule, default_reader
+from providers.rules.nested_rules import NESTED_RULE_DIRS
 from providers.rules.order import in_builtin_rule_dir, precedence, stated_order
 from providers.scoped_docs.activation import SessionDocs
 from providers.scoped_docs.copies import ConventionCopies
@@ -88,8 +89,14 @@ class _RootState:
         self.root = root
         continue_rules = settings.rule_dirs.get(CONTINUE_RULES)
         colocated = {CONTINUE_COLOCATED: continue_rules} if continue_rules is not None else {}
+        nested = {d: settings.rule_dirs[d] for d, _ in NESTED_RULE_DIRS if d in settings.rule_dirs}
         self.catalog = Catalog(
-            root, settings.rule_dirs, settings.nested_names, reader, colocated=colocated
+            root,
+            settings.rule_dirs,
+            settings.nested_names,
+            reader,
+            colocated=colocated,
+            nested_rule_dirs=nested,
         )
         self.watch = watch
         self.index = RuleIndex(())
