@@ -125,17 +125,22 @@ def skill_roots(directories: Iterable[str]) -> list[str]:
 
 def find_skill_files(root: Path, skills_root: str) -> tuple[list[str], list[str]]:
     """(repo-relative ``SKILL.md`` paths, every folder and file looked at) under one skills
-    folder: six levels deep, hidden names skipped, symlinked folders not followed (a
-    symlinked skills folder or skill folder is: :func:`os.walk` from its resolved self)."""
+    folder: six levels deep, hidden names skipped, symlinked folders followed as Codex
+    follows them, but never out of the repository (nothing outside it is looked at)."""
     top = os.path.join(root, skills_root)
     found: list[str] = []
     seen: list[str] = [top]
     if not os.path.isdir(top):
         return found, seen
+    inside = os.path.realpath(root)
     base_depth = top.rstrip(os.sep).count(os.sep)
     for folders, (current, subdirs, files) in enumerate(os.walk(top, followlinks=True)):
         if folders >= MAX_SKILL_FOLDERS:
             break
+        real = os.path.realpath(current)
+        if real != inside and not real.startswith(inside + os.sep):
+            subdirs[:] = []
+            continue
         depth = current.rstrip(os.sep).count(os.sep) - base_depth
         subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
         if depth >= MAX_DEPTH:

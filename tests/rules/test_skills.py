@@ -84,3 +84,16 @@ def test_descriptions_share_the_room_equally(tmp_path: Path) -> None:
     assert lines[0] == f"- s0: {'a careful job ' * 2}".rstrip() + " (.gemini/skills/s0/SKILL.md)"
     cut_lengths = {len(line.split(": ", 1)[1].rsplit(" (", 1)[0]) for line in lines[3:]}
     assert max(cut_lengths) - min(cut_lengths) <= len("careful ")  # one length, whole words
+
+
+def test_a_skills_folder_leading_out_of_the_repository_is_not_looked_into(
+    tmp_path: Path,
+) -> None:
+    """Nothing outside the repository is read, its folder names included."""
+    outside = tmp_path / "home-skills"
+    write(outside, "private/SKILL.md", "---\nname: private\ndescription: mine\n---\nx\n")
+    root = make_repo(tmp_path / "repo")
+    (root / ".claude").mkdir()
+    (root / ".claude" / "skills").symlink_to(outside)
+    found, _ = find_skill_files(root, ".claude/skills")
+    assert found == []
