@@ -118,6 +118,25 @@ class SkillProblem:
     note: str
 
 
+def roots_present(root: Path, directory: str) -> tuple[list[str], list[str]]:
+    """(the skills folders of ``directory`` whose tool folder exists, the paths whose keys
+    say whether that changed): one directory listing instead of a ``stat`` per tool. The
+    directory's own key changes when a tool folder comes or goes, a tool folder's when
+    its ``skills`` does."""
+    base = os.path.join(root, directory)
+    watched = [base]
+    try:
+        with os.scandir(base) as entries:
+            names = {e.name for e in entries if e.name.startswith(".")}
+    except OSError:
+        return [], watched
+    present = [r for r in SKILL_ROOTS if r.split("/", 1)[0] in names]
+    watched.extend(
+        os.path.join(base, t) for t in dict.fromkeys(r.split("/", 1)[0] for r in present)
+    )
+    return [f"{directory}/{r}" if directory else r for r in present], watched
+
+
 def skill_roots(directories: Iterable[str]) -> list[str]:
     """The skills folders of ``directories`` (repo-relative; ``""`` is the root)."""
     return [f"{d}/{r}" if d else r for d in directories for r in SKILL_ROOTS]

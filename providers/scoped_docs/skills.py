@@ -34,7 +34,7 @@ from providers.rules.skills import (
     distinct,
     find_skill_files,
     load_skill,
-    skill_roots,
+    roots_present,
 )
 from providers.scoped_docs.activation import ancestors
 
@@ -75,7 +75,14 @@ class ScopedSkills:
         root and the working directory (their skills without ``paths:`` are repo
         conventions'). True when the session's listing changed."""
         before = len(session.listed)
-        conditional = [s for d in ("", *chain) for s in self._in(d) if s.globs is not None]
+        checked: dict[str, tuple[Skill, ...]] = {}  # each folder stat'ed once a turn
+
+        def skills_in(directory: str) -> tuple[Skill, ...]:
+            if directory not in checked:
+                checked[directory] = self._in(directory)
+            return checked[directory]
+
+        conditional = [s for d in ("", *chain) for s in skills_in(d) if s.globs is not None]
         for path in paths:
             for skill in conditional:
                 if skill.path not in session.listed and skill.globs and skill.globs.match(path):
@@ -83,7 +90,7 @@ class ScopedSkills:
             for directory in ancestors(path):
                 if directory in chain:
                     continue
-                for skill in self._in(directory):
+                for skill in skills_in(directory):
                     if skill.path in session.listed:
                         continue
                     if skill.globs is None or skill.globs.match(path):
@@ -94,9 +101,12 @@ class ScopedSkills:
         """Bring the session's listed skills up to date with the disk (an edited
         description, a deleted skill); True when any changed."""
         changed = False
+        checked: dict[str, dict[str, Skill]] = {}
         for path, (skill, prefix) in list(session.listed.items()):
             folder = skill.root.rsplit("/", 2)[0] if skill.root.count("/") >= 2 else ""
-            current = {s.path: s for s in self._in(folder)}.get(path)
+            if folder not in checked:
+                checked[folder] = {s.path: s for s in self._in(folder)}
+            current = checked[folder].get(path)
             if current is None:
                 del session.listed[path]
                 changed = True
@@ -112,8 +122,8 @@ class ScopedSkills:
         if known is not None and file_keys(known[0]) == known[1]:
             return self._skills[directory]
         located: list[tuple[str, str]] = []
-        seen: list[str] = []
-        for skills_root in skill_roots([directory]):
+        present, seen = roots_present(self.root, directory)
+        for skills_root in present:
             files, looked = find_skill_files(self.root, skills_root)
             located.extend((rel, skills_root) for rel in files)
             seen.extend(looked)
