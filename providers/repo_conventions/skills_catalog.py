@@ -33,7 +33,7 @@ from providers.rules.skills import (
     distinct,
     find_skill_files,
     load_skill,
-    skill_roots,
+    roots_present,
 )
 
 LABEL = "skills"
@@ -56,21 +56,26 @@ class SkillsCatalog:
 
     def __init__(self) -> None:
         self._root: Path | None = None
-        self._roots: tuple[str, ...] = ()
+        self._folders: tuple[str, ...] = ()
         self._seen: tuple[str, ...] = ()
         self._found = Found((), (), ())
         self._loaded: dict[str, tuple[tuple[FileKey | None, ...], _Loaded]] = {}
 
     def found(self, root: Path, working_directory: Path) -> Found:
         """The skills for a turn in ``working_directory``; unchanged folders cost a stat each."""
-        roots = tuple(skill_roots(("", *cwd_chain(root, working_directory))))
+        folders = ("", *cwd_chain(root, working_directory))
         if root != self._root:
             self._root, self._loaded = root, {}
-        elif roots == self._roots and file_keys(self._seen) == self._found.keys:
+        elif folders == self._folders and file_keys(self._seen) == self._found.keys:
             return self._found
         located: list[tuple[str, str]] = []
         seen: list[str] = []
-        for skills_root in roots:
+        present: list[str] = []
+        for folder in folders:
+            found, watched = roots_present(root, folder)
+            present.extend(found)
+            seen.extend(watched)
+        for skills_root in present:
             files, looked = find_skill_files(root, skills_root)
             located.extend((rel, skills_root) for rel in files)
             seen.extend(looked)
@@ -79,7 +84,7 @@ class SkillsCatalog:
         self._loaded = {rel: self._loaded[rel] for rel in loaded}
         skills = [s for s in loaded.values() if isinstance(s, Skill) and s.globs is None]
         problems = [p for p in loaded.values() if isinstance(p, SkillProblem)]
-        self._roots, self._seen = roots, tuple(seen)
+        self._folders, self._seen = folders, tuple(seen)
         self._found = Found(tuple(distinct(skills)), tuple(problems), keys)
         return self._found
 

@@ -137,11 +137,6 @@ def roots_present(root: Path, directory: str) -> tuple[list[str], list[str]]:
     return [f"{directory}/{r}" if directory else r for r in present], watched
 
 
-def skill_roots(directories: Iterable[str]) -> list[str]:
-    """The skills folders of ``directories`` (repo-relative; ``""`` is the root)."""
-    return [f"{d}/{r}" if d else r for d in directories for r in SKILL_ROOTS]
-
-
 def find_skill_files(root: Path, skills_root: str) -> tuple[list[str], list[str]]:
     """(repo-relative ``SKILL.md`` paths, every folder and file looked at) under one skills
     folder: six levels deep, hidden names skipped, symlinked folders followed as Codex
