@@ -33,9 +33,12 @@ AI_IGNORE_FILES: tuple[str, ...] = (
     ".clineignore",
     ".continueignore",
     ".codeiumignore",
+    ".aiignore",
+    ".kiroignore",
 )
 """The ignore files users already write for other agents (gitignore syntax, at the root):
-what they hide from one tool they mean to hide from all."""
+what they hide from one tool they mean to hide from all. ``.aiignore`` is JetBrains AI
+Assistant's and Junie's, ``.kiroignore`` Kiro's."""
 
 
 @dataclass(frozen=True)

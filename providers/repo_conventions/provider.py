@@ -46,6 +46,7 @@ from providers.repo_conventions.settings import (
     SCHEMA,
     settings_from,
 )
+from providers.repo_conventions.skills_catalog import SkillsCatalog, with_catalog
 from providers.repository.layout import RepoRoots
 from providers.repository.sources import FileKey, Unavailable
 from providers.rules.conventions import HUMAN_CONVENTION_FILES, cwd_convention_paths
@@ -76,6 +77,7 @@ class RepoConventionsProvider:
         self._cache: _Cached | None = None
         self._roots = RepoRoots()
         self._always = AlwaysRules()
+        self._skills = SkillsCatalog()
 
     def identity(self) -> Identity:
         return published_identity(NAME)
@@ -97,7 +99,8 @@ class RepoConventionsProvider:
         root = self._roots.root(turn.working_directory)
         patterns = self._patterns(root, turn.working_directory)
         rules = self._always.paths(root) if self._settings.always_rules else ()
-        candidates = (*candidate_keys(root, patterns), rules)
+        skills = self._skills.found(root, turn.working_directory) if self._settings.skills else None
+        candidates = (*candidate_keys(root, patterns), rules, skills)
         cached = self._cache
         if (
             cached is not None
@@ -118,7 +121,13 @@ class RepoConventionsProvider:
         )
         if not found and not self._settings.explicit:
             notes.extend(_human_conventions(root))
-        contribution = _fitted(loaded, notes, turn.token_budget, counter)
+        contribution = with_catalog(
+            skills,
+            turn.token_budget,
+            self._settings.skills_share,
+            counter,
+            lambda tokens: _fitted(loaded, notes, tokens, counter),
+        )
         deps = tuple(dependencies)
         self._cache = _Cached(
             root,

@@ -19,6 +19,10 @@ from providers.rules.expand import DEFAULT_MAX_IMPORT_DEPTH, ImportPolicy
 NAME = "repo-conventions"
 DEFAULT_TOKEN_BUDGET = 4000
 MAX_IMPORT_DEPTH = 64
+DEFAULT_SKILLS_SHARE = 25
+"""A quarter of the default 4,000 tokens is 1,000: Codex gives its listing 2% of the
+context window and Claude Code 1% (in characters), 4,000 and 2,000 tokens of 200k;
+ours is a catalog beside the convention files, not the whole of the prompt's skills."""
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """The most ``max_file_bytes`` may allow: never load an unbounded file."""
 
@@ -38,6 +42,22 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "Also show the rule files every tool loads at session start (Cursor alwaysApply, "
         ".claude/rules and .clinerules without paths, ...), after the convention files.",
         default=True,
+    ),
+    ConfigAttribute(
+        "skills",
+        AttrType.BOOL,
+        "Also list the repository's skills (SKILL.md files in .agents/skills, .claude/skills "
+        "and every tool's skills folder): name, description and path, after the other files.",
+        default=True,
+    ),
+    ConfigAttribute(
+        "skills_share",
+        AttrType.NUMBER,
+        "Percent of token_budget the skills catalog may take before the convention files; "
+        "what they leave unused goes to it too.",
+        default=DEFAULT_SKILLS_SHARE,
+        bounds=(1, 100),
+        zero_is_default=True,
     ),
     ConfigAttribute(
         "max_import_depth",
@@ -74,6 +94,8 @@ class Settings:
     """Whether ``paths`` was declared: then each must name something."""
     policy: ImportPolicy
     always_rules: bool
+    skills: bool
+    skills_share: int
 
 
 def settings_from(config: Mapping[str, Any]) -> Settings:
@@ -103,4 +125,6 @@ def settings_from(config: Mapping[str, Any]) -> Settings:
             max_bytes=values["max_file_bytes"],
         ),
         values["always_rules"],
+        values["skills"],
+        int(values["skills_share"]),
     )

@@ -12,5 +12,8 @@ and neither imports the other. Modules:
 - ``load``: one file into a ``Rule`` or a ``Problem``;
 - ``catalog``: which rule files exist, re-read only when they change;
 - ``conventions``: the convention file names (AGENTS.md, CLAUDE.md, ...) every tool reads;
-- ``expand``: ``@import`` expansion of a convention file or a rule, confined and capped.
+- ``expand``: ``@import`` expansion of a convention file or a rule, confined and capped;
+- ``nested_rules``: rule folders below the root, scoped to their own subtree;
+- ``skills``: the ``SKILL.md`` files of every tool's skills folder, read and deduplicated;
+- ``skill_listing``: the skills catalog, fitted to a budget by whole entries.
 """

@@ -32,6 +32,7 @@ from providers.rules.load import (
     load_nested,
     load_rule,
 )
+from providers.rules.nested_rules import load_in_subtree, owner
 
 log = logging.getLogger(__name__)
 
@@ -55,15 +56,19 @@ class Catalog:
         colocated: Mapping[str, Dialect] | None = None,
         *,
         warn: bool = True,
+        nested_rule_dirs: Mapping[str, Dialect] | None = None,
     ) -> None:
         """``colocated``: rule file names that scope to their own directory, read in their
-        dialect (Continue's ``rules.md``), looked up like nested files."""
+        dialect (Continue's ``rules.md``), looked up like nested files.
+        ``nested_rule_dirs``: rule folders (``.claude/rules``) looked for the same way, in
+        every folder below the root, applied to that folder's subtree."""
         self.root = root
         self.warn = warn
         """Log rules that cannot be applied (off where another provider reports them)."""
         self.rule_dirs = dict(rule_dirs)
         self.colocated = dict(colocated or {})
         self.nested_names = (*nested_names, *self.colocated)
+        self.nested_rule_dirs = dict(nested_rule_dirs or {})
         self._reader = reader
         self.rules: dict[str, Rule] = {}
         self.problems: dict[str, Problem] = {}
@@ -117,8 +122,10 @@ class Catalog:
             unreadable.append(error.filename or str(error))
 
         for current, subdirs, filenames in os.walk(top, onerror=skipped, followlinks=False):
-            if current == os.fspath(top) and dialect.not_rules:
-                subdirs[:] = [d for d in subdirs if d not in dialect.not_rules]
+            if current == os.fspath(top):
+                subdirs[:] = [d for d in subdirs if dialect.keeps(d)]
+                if dialect.mode_dirs:
+                    continue  # files beside rules/ in a tool's folder are its settings
             subdirs.sort()
             base = PurePosixPath(Path(current).relative_to(self.root).as_posix())
             found.extend(str(base / name) for name in sorted(filenames) if dialect.accepts(name))
@@ -150,6 +157,8 @@ class Catalog:
             for name in self.nested_names
             if os.path.lexists(self.root / directory / name)
         ]
+        for folder, dialect in self.nested_rule_dirs.items():
+            present.extend(self._list_rule_dir(f"{directory}/{folder}", dialect))
         changed: set[str] = set()
         for rel in set(self._nested_dirs.get(directory, ())) - set(present):
             changed |= self._forget(rel)
@@ -168,6 +177,12 @@ class Catalog:
         return changed
 
     def _nested(self, rel: str) -> LoadResult:
+        found = owner(rel, tuple(self.nested_rule_dirs))
+        if found is not None:
+            base, folder = found
+            return load_in_subtree(
+                self.root, rel, self.nested_rule_dirs[folder], base, self._reader
+            )
         dialect = self.colocated.get(PurePosixPath(rel).name)
         if dialect is not None:
             return load_colocated(self.root, rel, dialect, self._reader)
@@ -205,6 +220,9 @@ class Catalog:
             parent = PurePosixPath(rel).parent.as_posix()
             if PurePosixPath(rel).name in self.nested_names and parent in self._nested_dirs:
                 nested_dirs.add(parent)
+            rule_folder = owner(rel, tuple(self.nested_rule_dirs), loosely=True)
+            if rule_folder is not None and rule_folder[0] in self._nested_dirs:
+                nested_dirs.add(rule_folder[0])
             if rel in self._nested_prefixes:
                 nested_dirs.update(
                     d for d in self._nested_dirs if d == rel or d.startswith(rel + "/")

@@ -14,17 +14,31 @@ from pathlib import Path
 ROOT_CONVENTION_FILES: tuple[str, ...] = (
     "AGENTS.override.md",
     "AGENTS.md",
+    "AGENT.md",
+    "AGENTS.local.md",
     "CLAUDE.md",
     ".claude/CLAUDE.md",
     "CLAUDE.local.md",
     "GEMINI.md",
+    "QWEN.md",
+    ".junie/AGENTS.md",
+    ".junie/guidelines.md",
     "CONVENTIONS.md",
     ".github/copilot-instructions.md",
+    ".rules",
     ".cursorrules",
     ".windsurfrules",
     ".clinerules",
 )
-"""Repo conventions' default files at the root, in precedence order (its ``paths``)."""
+"""Repo conventions' default files at the root, in precedence order (its ``paths``).
+
+Where the new names sit, and why: ``AGENT.md`` is the singular spelling Roo Code reads
+when there is no ``AGENTS.md`` (and Amp's first name for it), so it follows
+``AGENTS.md``; ``AGENTS.local.md`` is Roo Code's personal addition loaded after it, as
+``CLAUDE.local.md`` follows ``CLAUDE.md``; ``QWEN.md`` is Qwen Code's ``GEMINI.md``;
+``.junie/AGENTS.md`` is Junie's main file and ``.junie/guidelines.md`` its older one;
+``.rules`` heads Zed's first-match list, ahead of ``.cursorrules``, ``.windsurfrules``
+and ``.clinerules``. A file that repeats another (same inode or text) is sent once."""
 
 NESTED_CONVENTION_NAMES: tuple[str, ...] = (
     "AGENTS.override.md",

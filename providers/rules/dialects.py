@@ -49,8 +49,40 @@ class Dialect:
     """Whose glob semantics its patterns follow: the tool's own matcher where it has one
     (Cursor and Windsurf publish none and describe gitignore-like globs)."""
 
+    mode_dirs: bool = False
+    """The directory is the tool's own folder (``.roo``, ``.kilo``): rules live in its
+    ``rules/`` (always on) and ``rules-{mode}/`` (one mode's) subdirectories, nowhere
+    else in it (Roo Code's ``loadRuleFiles`` and its mode rules)."""
+    junk: tuple[str, ...] = ()
+    """Name endings that are never rules where any file is one (Roo Code's
+    ``shouldIncludeRuleFile``: editor swap files, logs, caches)."""
+
     def accepts(self, filename: str) -> bool:
+        if self.junk and filename.endswith(self.junk):
+            return False
         return any(filename.endswith(s) and len(filename) > len(s) for s in self.suffixes)
+
+    def keeps(self, subdirectory: str) -> bool:
+        """Whether a subdirectory at the top of the rule directory may hold rules."""
+        if self.mode_dirs:
+            return subdirectory == "rules" or subdirectory.startswith(MODE_PREFIX)
+        return subdirectory not in self.not_rules
+
+
+MODE_PREFIX = "rules-"
+"""``rules-{mode}/``: the rules of one mode of Roo Code or Kilo Code."""
+
+
+def mode_of(rel: str) -> str | None:
+    """The mode a rule in a tool's folder belongs to (``.roo/rules-code/x.md`` -> ``code``),
+    ``None`` for the rules of every mode (``.roo/rules/x.md``): the first folder named
+    ``rules`` or ``rules-{mode}`` on its path decides."""
+    for part in rel.split("/")[:-1]:
+        if part == "rules":
+            return None
+        if part.startswith(MODE_PREFIX) and len(part) > len(MODE_PREFIX):
+            return part[len(MODE_PREFIX) :]
+    return None
 
 
 def _flag(meta: Mapping[str, Any], key: str) -> bool | None:
@@ -176,6 +208,38 @@ def _kiro(meta: Mapping[str, Any]) -> Scope:
     return Scope(ScopeKind.GLOBS, patterns)
 
 
+def _roo(meta: Mapping[str, Any]) -> Scope:
+    """Roo Code and Kilo Code read every rule file whole, with no front matter of their own:
+    the rules of ``rules/`` always apply (those of a mode's folder are told apart by path,
+    :func:`mode_of`, and listed for the model, not applied)."""
+    return ALWAYS
+
+
+ROO_JUNK = (
+    ".DS_Store",
+    "Thumbs.db",
+    ".bak",
+    ".cache",
+    ".crdownload",
+    ".db",
+    ".dmp",
+    ".dump",
+    ".eslintcache",
+    ".lock",
+    ".log",
+    ".old",
+    ".part",
+    ".partial",
+    ".pyc",
+    ".pyo",
+    ".stackdump",
+    ".swo",
+    ".swp",
+    ".temp",
+    ".tmp",
+)
+
+
 def _generic(meta: Mapping[str, Any]) -> Scope:
     """For configured directories: any of globs / paths / applyTo; none means always."""
     if _flag(meta, "alwaysApply"):
@@ -203,6 +267,7 @@ DIALECTS: dict[str, Dialect] = {
         Dialect("windsurf", (".md",), ("globs",), _windsurf),
         Dialect("continue", (".md",), ("globs",), _continue, (), Flavour.MINIMATCH),
         Dialect("kiro", (".md",), ("fileMatchPattern",), _kiro),
+        Dialect("roo", ("",), (), _roo, mode_dirs=True, junk=ROO_JUNK),
         Dialect("generic", (".md", ".mdc"), ("globs", "paths", "applyTo"), _generic),
     )
 }
@@ -216,5 +281,13 @@ BUILTIN_RULE_DIRS: tuple[tuple[str, str], ...] = (
     (".windsurf/rules", "windsurf"),
     (".continue/rules", "continue"),
     (".kiro/steering", "kiro"),
+    (".agents/rules", "windsurf"),
+    (".roo", "roo"),
+    (".kilo", "roo"),
+    (".kilocode", "roo"),
 )
-"""Repo-relative rule directories every harness we know of uses, with their dialect."""
+"""Repo-relative rule directories every harness we know of uses, with their dialect.
+
+``.agents/rules`` is Google Antigravity's (Windsurf's fork: the same ``trigger`` front
+matter); ``.roo`` is Roo Code's folder and ``.kilo`` (``.kilocode`` before it) Kilo
+Code's, a fork of Roo Code: their ``rules/`` and ``rules-{mode}/`` subdirectories."""

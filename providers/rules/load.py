@@ -25,7 +25,7 @@ from providers.markdown import (
     strip_artifacts,
 )
 from providers.repository.sources import FileKey, SourceText, Unavailable, read_text
-from providers.rules.dialects import Dialect, ScopeKind
+from providers.rules.dialects import Dialect, ScopeKind, mode_of
 from providers.rules.expand import ImportPolicy, expand_source
 from providers.rules.frontmatter import FrontMatterError, parse_front_matter
 from providers.rules.glob_match import GlobMatch
@@ -174,6 +174,12 @@ def load_rule(
         return _not_applied(rel, exc, source.key, warn)
     description = _description(meta)
     text = strip_artifacts(normalised)
+    mode = mode_of(rel) if dialect.mode_dirs else None
+    if mode is not None:  # one mode's rules: ours has no modes, so the model is told of them
+        told = f"rules for the {mode!r} mode of Roo Code and Kilo Code"
+        if not text.strip():
+            return None
+        return Rule(rel, dialect.name, text, source.key, description=told, on_request=True)
     if scope.kind is ScopeKind.MANUAL:
         if description and text.strip() and _model_requested(dialect, meta):
             return Rule(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +26,13 @@ from providers.core.lru import LruMap
 from providers.core.provider import unless_busy
 from providers.core.render_tree import Node, markdown_section
 from providers.core.request import Turn
-from providers.core.types import Capabilities, Contribution, Identity, Stability
+from providers.core.types import Capabilities, Contribution, Identity, Section, Stability
 from providers.repository.layout import RepoRoots
 from providers.repository.paths import normalise_touched
 from providers.rules.catalog import Catalog
 from providers.rules.conventions import cwd_chain
 from providers.rules.load import CONTINUE_COLOCATED, Reader, Rule, default_reader
+from providers.rules.nested_rules import NESTED_RULE_DIRS
 from providers.rules.order import in_builtin_rule_dir, precedence, stated_order
 from providers.scoped_docs.activation import SessionDocs
 from providers.scoped_docs.copies import ConventionCopies
@@ -46,6 +47,7 @@ from providers.scoped_docs.settings import (
     Settings,
     settings_from,
 )
+from providers.scoped_docs.skills import SKILLS_SHARE, ScopedSkills, SessionSkills, skills_section
 from providers.watch import WatcherFactory, WatchLifecycle, default_watcher
 
 log = logging.getLogger(__name__)
@@ -63,8 +65,9 @@ class _Turn:
     """What the previous answer was computed from."""
 
     key: tuple[object, ...]
-    version: tuple[int, int]
-    """The catalog's version and what repo conventions sends (its copies' version)."""
+    version: tuple[int, ...]
+    """The catalog's version, what repo conventions sends (its copies' version), the
+    skills' version."""
     contribution: Contribution
 
 
@@ -74,6 +77,7 @@ class _Session:
 
     docs: SessionDocs
     last: _Turn | None = None
+    skills: SessionSkills = field(default_factory=SessionSkills)
 
 
 class _RootState:
@@ -85,14 +89,21 @@ class _RootState:
         self.root = root
         continue_rules = settings.rule_dirs.get(CONTINUE_RULES)
         colocated = {CONTINUE_COLOCATED: continue_rules} if continue_rules is not None else {}
+        nested = {d: settings.rule_dirs[d] for d, _ in NESTED_RULE_DIRS if d in settings.rule_dirs}
         self.catalog = Catalog(
-            root, settings.rule_dirs, settings.nested_names, reader, colocated=colocated
+            root,
+            settings.rule_dirs,
+            settings.nested_names,
+            reader,
+            colocated=colocated,
+            nested_rule_dirs=nested,
         )
         self.watch = watch
         self.index = RuleIndex(())
         self.sessions: LruMap[str, _Session] = LruMap(MAX_SESSIONS)
         self.patterns = PatternCheck(root)
         self.copies = ConventionCopies()
+        self.skills = ScopedSkills(root)
         self.unmatched: list[tuple[str, str]] = []
         """(rule, pattern) pairs that match no file in the repository, for the index."""
 
@@ -153,9 +164,11 @@ class ScopedDocsProvider:
             changed = session.refresh(state.catalog)
             sent_elsewhere = frozenset(cwd_chain(root, working_directory))
             changed |= session.touch(inside, state.catalog, state.index, sent_elsewhere)
+            changed |= state.skills.refresh(remembered.skills)
+            changed |= state.skills.touch(remembered.skills, inside, sent_elsewhere)
             state.copies.update(root, working_directory)
             key = (turn.token_budget, turn.model_id, counter.epoch)
-            version = (state.catalog.version, state.copies.version)
+            version = (state.catalog.version, state.copies.version, state.skills.version)
             if (
                 previous is not None
                 and not changed
@@ -163,7 +176,9 @@ class ScopedDocsProvider:
                 and previous.version == version
             ):
                 return previous.contribution
-            contribution = self._sections(state, session, turn.token_budget, counter)
+            contribution = self._sections(
+                state, session, remembered.skills, turn.token_budget, counter
+            )
             remembered.last = _Turn(key, version, contribution)
             state.watch.answer_computed()
             return contribution
@@ -244,8 +259,23 @@ class ScopedDocsProvider:
         return [rules[path] for path in order]
 
     def _sections(
-        self, state: _RootState, session: SessionDocs, budget: int, counter: TokenCounter
+        self,
+        state: _RootState,
+        session: SessionDocs,
+        skills: SessionSkills,
+        budget: int,
+        counter: TokenCounter,
     ) -> Contribution:
+        listing = skills_section(skills, budget // SKILLS_SHARE, counter)
+        docs = self._docs(state, session, budget - (listing.tokens if listing else 0), counter)
+        spare = budget - sum(s.tokens for s in docs)
+        if listing is not None and listing.truncated and spare > listing.tokens:
+            listing = skills_section(skills, spare, counter) or listing
+        return Contribution((*docs, listing) if listing is not None else docs)
+
+    def _docs(
+        self, state: _RootState, session: SessionDocs, budget: int, counter: TokenCounter
+    ) -> tuple[Section, ...]:
         catalog = state.catalog
         rules = {p: r for p, r in catalog.rules.items() if not state.copies.holds(r)}
         ranked = rank(session, rules, self._always(rules))
@@ -253,7 +283,7 @@ class ScopedDocsProvider:
         listed = [on_request(rules[p]) for p in sorted(rules) if rules[p].on_request]
         fired = {(a.rule, a.match.written) for a in session.active.values()}
         listed += [unmatched(*pair) for pair in state.unmatched if pair not in fired]
-        sections = build_sections(
+        return build_sections(
             ranked.entries,
             problems,
             budget,
@@ -262,4 +292,3 @@ class ScopedDocsProvider:
             ranked.retired,
             listed,
         )
-        return Contribution(sections)
