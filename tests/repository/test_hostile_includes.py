@@ -51,6 +51,8 @@ class Witness:
     def __init__(self, fifo: Path) -> None:
         self.fifo = fifo
         self.opened = 0
+        self.misses = 0
+        """Tries that found no reader: one after a reader went means its open is counted."""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
 
@@ -60,6 +62,7 @@ class Witness:
                 fd = os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)
             except OSError as exc:
                 assert exc.errno == errno.ENXIO, exc  # no reader: the usual answer
+                self.misses += 1
                 time.sleep(0.001)
                 continue
             self.opened += 1
@@ -84,6 +87,12 @@ def witnessed(fifo: Path) -> Iterator[Witness]:
 def proven(repo: Path, witness: Witness, *args: str) -> None:
     """Plain git does open the outside file (the trap is real); the count starts again."""
     run_git(repo, *args, check=False)
+    # git has exited: once the witness finds no reader twice, the open it saw is counted
+    # and the count can start again without a late increment landing after the reset.
+    seen = witness.misses
+    deadline = time.monotonic() + 5
+    while witness.misses < seen + 2 and time.monotonic() < deadline:
+        time.sleep(0.001)
     assert witness.opened, f"plain git {args} did not read {witness.fifo}"
     witness.opened = 0
 
