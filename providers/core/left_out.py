@@ -33,14 +33,14 @@ def left_out_note(
     """
     if not dropped:
         return ""
-    by_group: dict[str, list[str]] = {}
+    by_group: dict[str, dict[str, None]] = {}  # ordered sets: 40,000 headings stay linear
     for unit in dropped:
-        names = by_group.setdefault(unit.group, [])
-        if unit.name and unit.name not in names:
-            names.append(unit.name)
+        names = by_group.setdefault(unit.group, {})
+        if unit.name:
+            names[unit.name] = None
     lines = [left_out_header(how_to_read)]
     lines.extend(
-        left_out_line(group, names, partly_shown=group in partly_shown)
+        left_out_line(group, list(names), partly_shown=group in partly_shown)
         for group, names in by_group.items()
     )
     return "\n".join(lines) + "\n"
@@ -62,12 +62,12 @@ def left_out_line(group: str, names: Sequence[str], *, partly_shown: bool = Fals
 
 def compact_trails(names: Sequence[str]) -> str:
     """Heading trails with each parent written once: ``# A (## x, ## y); # B``."""
-    children: dict[str, list[str]] = {}
+    children: dict[str, dict[str, None]] = {}
     for name in names:
         top, _, rest = name.partition(TRAIL_SEPARATOR)
-        under = children.setdefault(top, [])
-        if rest and rest not in under:
-            under.append(rest)
+        under = children.setdefault(top, {})
+        if rest:
+            under[rest] = None
     parts = [f"{top} ({', '.join(under)})" if under else top for top, under in children.items()]
     if len(parts) > MAX_NAMED_PARTS:
         more = len(parts) - MAX_NAMED_PARTS
