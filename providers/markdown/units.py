@@ -31,12 +31,20 @@ class _Block:
     heading: tuple[int, str] | None
 
 
+MAX_LINE_UNITS = 2_000
+"""Units a text cut by lines is cut into at most: past that, each unit is several lines
+(a 300,000-line file is 150 lines a unit), so fitting it to a budget stays quick."""
+
+
 def split_lines(text: str, group: str) -> list[Unit]:
-    """One unit per line (line ending kept) for text that is not markdown."""
+    """One unit per line (line ending kept) for text that is not markdown; runs of lines
+    once there would be more than :data:`MAX_LINE_UNITS`."""
     offsets = line_offsets(text)
+    step = -(-(len(offsets) - 1) // MAX_LINE_UNITS) or 1
+    cuts = [*offsets[:-1:step], offsets[-1]]
     return [
         Unit(text=text[start:end], group=group, name="", order=i)
-        for i, (start, end) in enumerate(itertools.pairwise(offsets))
+        for i, (start, end) in enumerate(itertools.pairwise(cuts))
     ]
 
 
