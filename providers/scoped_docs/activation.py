@@ -4,6 +4,9 @@
 active, so each turn matches only the paths it has not seen before against
 the rules not yet active. A rule that changed on disk is the one exception:
 it is matched again against every path seen so far.
+
+A turn matches new paths until its deadline (each may mean reading a nested
+doc); the rest wait in :attr:`Session.backlog` and go first on the next turn.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from providers.core.deadline import NEVER, Deadline
 from providers.rules.catalog import Catalog
 from providers.rules.globs import GlobMatch
 from providers.rules.load import Rule
@@ -64,6 +68,8 @@ class Session:
         """Formatted index entries by (doc, its version, why, idle turns): see ``priority``."""
         self.match_calls = 0
         """How many (path, rule) matches ran: lets tests see that matching is incremental."""
+        self.backlog: list[str] = []
+        """New paths a turn had no time to match: the next turn takes them first."""
 
     def new_entries(self, working_directory: str, entries: tuple[str, ...]) -> list[str]:
         """``files_touched`` entries not seen before from this working directory, in order.
@@ -107,6 +113,7 @@ class Session:
         catalog: Catalog,
         index: RuleIndex,
         sent_elsewhere: Collection[str] = (),
+        deadline: Deadline = NEVER,
     ) -> bool:
         """Match paths not seen before; True if anything the answer shows changed.
 
@@ -115,13 +122,19 @@ class Session:
         nested docs of ``sent_elsewhere`` directories (those between the root and
         the working directory: repo conventions sends them) are not activated.
         """
-        paths = [p for p in dict.fromkeys(paths) if p not in self.seen]
+        waiting = [*self.backlog, *paths]
+        paths = [p for p in dict.fromkeys(waiting) if p not in self.seen]
+        self.backlog = []
         if not paths:
             return False
         self.turn += 1
         self.fresh = tuple(paths)
         self.in_hand = {}
-        for path in paths:
+        for done, path in enumerate(paths):
+            if done and deadline.expired():  # one path at least: every turn gets on
+                self.backlog = paths[done:]
+                self.fresh = tuple(paths[:done])
+                break
             self.seen[path] = None
             docs = self.in_hand.setdefault(path, {})
             for rule in index.candidates(path):

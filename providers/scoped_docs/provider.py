@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from providers.core.budget import TokenCounter
+from providers.core.deadline import Deadline
 from providers.core.identity import published_identity
 from providers.core.provider import unless_busy
 from providers.core.render_tree import Node, markdown_section
@@ -36,7 +37,13 @@ from providers.rules.order import in_builtin_rule_dir, precedence, stated_order
 from providers.scoped_docs.activation import Session
 from providers.scoped_docs.copies import ConventionCopies
 from providers.scoped_docs.index import RuleIndex
-from providers.scoped_docs.layout import build_sections, on_request, unmatched
+from providers.scoped_docs.layout import (
+    UNFINISHED_HEADER,
+    Listed,
+    build_sections,
+    on_request,
+    unmatched,
+)
 from providers.scoped_docs.pattern_check import PatternCheck
 from providers.scoped_docs.priority import rank
 from providers.scoped_docs.settings import (
@@ -86,6 +93,8 @@ class _RootState:
         self.copies = ConventionCopies()
         self.unmatched: list[tuple[str, str]] = []
         """(rule, pattern) pairs that match no file in the repository, for the index."""
+        self.unchecked: set[str] = set()
+        """Rules changed on a turn with no time left to check their patterns."""
 
     def session(self, session_id: str) -> Session:
         if session_id in self.sessions:
@@ -141,16 +150,19 @@ class ScopedDocsProvider:
     def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
         working_directory = turn.working_directory
         root = self._roots.root(working_directory)
+        deadline = turn.deadline
         with self._lock:
-            state = self._state_for(root)
-            self._sync(state)
+            # Half the time at most for reading rule files: the files in hand come next.
+            scan = deadline.part(0.5)
+            state = self._state_for(root, scan)
+            self._sync(state, scan)
             session = state.session(turn.session_id)
             _, previous = state.sessions[turn.session_id]
             new = session.new_entries(str(working_directory), turn.files_touched)
             inside = normalise_touched(root, working_directory, new).inside if new else ()
             changed = session.refresh(state.catalog)
             sent_elsewhere = frozenset(cwd_chain(root, working_directory))
-            changed |= session.touch(inside, state.catalog, state.index, sent_elsewhere)
+            changed |= session.touch(inside, state.catalog, state.index, sent_elsewhere, deadline)
             state.copies.update(root, working_directory)
             key = (turn.token_budget, turn.model_id, counter.epoch)
             version = (state.catalog.version, state.copies.version)
@@ -168,15 +180,15 @@ class ScopedDocsProvider:
 
     # -- state ------------------------------------------------------------
 
-    def _state_for(self, root: Path) -> _RootState:
+    def _state_for(self, root: Path, deadline: Deadline) -> _RootState:
         if self._state is not None and self._state.root == root:
             return self._state
         self._drop_state()
         factory = self._watcher_factory if self._settings.watch else None
         watch = WatchLifecycle((root,), factory, start_timeout=self._watch_start_timeout)
         state = _RootState(root, self._settings, self._reader, watch)
-        changed = state.catalog.scan_rule_dirs()
-        self._after_change(state, changed)
+        changed = state.catalog.scan_rule_dirs(deadline=deadline)
+        self._after_change(state, changed, deadline)
         self._state = state
         return state
 
@@ -195,25 +207,38 @@ class ScopedDocsProvider:
             self._state.watch.stop()
         self._state = None
 
-    def _sync(self, state: _RootState) -> None:
+    def _sync(self, state: _RootState, deadline: Deadline) -> None:
         """Bring the catalog up to date: what the watcher saw, or everything by stat
-        (until the watch is in place, on the turn it gets there, and without one)."""
+        (until the watch is in place, on the turn it gets there, and without one);
+        then go on reading what earlier turns had no time for."""
         report = state.watch.poll()
         changes = report.changes
         if not report.complete or changes.overflow:
-            changed = state.catalog.refresh_all()
-        elif changes.paths:
-            changed = state.catalog.apply_changes(changes.paths)
+            changed = state.catalog.refresh_all(deadline)  # what earlier turns left, too
         else:
-            return
+            changed = (
+                state.catalog.apply_changes(changes.paths, deadline) if changes.paths else set()
+            )
+            changed |= state.catalog.resume(deadline)
         if changed:
-            self._after_change(state, changed)
+            self._after_change(state, changed, deadline)
+        else:
+            self._check_patterns(state, deadline)
 
-    def _after_change(self, state: _RootState, changed: set[str]) -> None:
-        state.index = RuleIndex([state.catalog.rules[p] for p in sorted(state.catalog.rules)])
+    def _after_change(self, state: _RootState, changed: set[str], deadline: Deadline) -> None:
+        rules = [state.catalog.rules[p] for p in sorted(state.catalog.rules)]
+        state.index = RuleIndex(rules, previous=state.index)
         for session, _ in state.sessions.values():
             session.pending |= changed
-        self._report_unmatched(state, changed)
+        state.unchecked |= changed
+        self._check_patterns(state, deadline)
+
+    def _check_patterns(self, state: _RootState, deadline: Deadline) -> None:
+        """Check the patterns of changed rules, unless the turn has no time left (a later
+        one then does: the check lists the repository and tests up to a million paths)."""
+        if state.unchecked and not deadline.expired():
+            self._report_unmatched(state, state.unchecked)
+            state.unchecked = set()
 
     def _report_unmatched(self, state: _RootState, changed: Iterable[str]) -> None:
         """Warn once per rule and pattern when an inclusion matches no file in the repo."""
@@ -259,5 +284,16 @@ class ScopedDocsProvider:
             self._settings.max_docs,
             ranked.retired,
             listed,
+            _unfinished(catalog.unread, len(session.backlog)),
         )
         return Contribution(sections)
+
+
+def _unfinished(unread: int, backlog: int) -> list[Listed]:
+    """Index lines for the work this turn had no time for."""
+    found = []
+    if unread:
+        found.append(Listed(UNFINISHED_HEADER, f"- {unread:,} rule files not read yet"))
+    if backlog:
+        found.append(Listed(UNFINISHED_HEADER, f"- {backlog:,} files touched not matched yet"))
+    return found

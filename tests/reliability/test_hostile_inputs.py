@@ -194,6 +194,33 @@ def test_repo_conventions_reads_a_rule_flood_over_several_turns(
     assert took < 0.5
 
 
+def test_scoped_docs_reads_a_rule_flood_and_the_files_in_hand_over_several_turns(
+    flood: tuple[Path, list[str]],
+) -> None:
+    """Issue 20 item 7, scoped docs: rule files and the nested docs of 60 files touched
+    at once are read turn by turn within each deadline; the index's first lines say what
+    waits, and the answer is whole once it is done."""
+    repo, touched = flood
+    provider = made(ScopedDocsProvider, watch=False)
+    waited = []
+    try:
+        for _ in range(60):
+            took, answer = turn(provider, repo, touched, Deadline.after(SHORT_S))
+            assert took < SHORT_S + 2.0
+            text = text_of(answer)
+            if "not done this turn" not in text.lower():
+                break
+            waited.append(text)
+        else:
+            pytest.fail("never finished")
+    finally:
+        provider.close()
+    assert waited
+    assert "[Not done this turn (out of time); the next turn goes on:]" in waited[0]
+    labels = [s.label for s in answer.sections]
+    assert any(label.startswith("src/d0/AGENTS.md") for label in labels)
+
+
 def test_a_rule_directory_over_the_file_cap_says_so(tmp_path: Path) -> None:
     """Issue 20 item 7: 5,000 files are read from one rule directory; the rest are named
     as not read, in scoped docs' index and in repo conventions' closing note."""
