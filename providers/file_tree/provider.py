@@ -90,6 +90,8 @@ class FileTreeProvider:
         self._live: LiveListing | None = None
         self._answer: _Answer | None = None
         self._where: _Where | None = None
+        self._resolved: tuple[tuple[object, ...], dict[str, str | None]] = ((), {})
+        """Each files_touched entry resolved, for one root and working directory."""
         self._roots = RepoRoots()
         self._miner: HistoryMiner | None = None
         self._miner_root: Path | None = None
@@ -185,7 +187,8 @@ class FileTreeProvider:
                 self._sessions.pop(next(iter(self._sessions)))
         else:
             fresh = last[1]
-        focus = order_touched(fresh, [p for p in touched if p not in fresh])
+        fresh_set = set(fresh)  # 100,000 paths touched: a set, or the turn is quadratic
+        focus = order_touched(fresh, [p for p in touched if p not in fresh_set])
         try:
             cwd = turn.working_directory.resolve().relative_to(root).as_posix()
         except ValueError:
@@ -211,7 +214,12 @@ class FileTreeProvider:
         key = (root, turn.request.working_directory, turn.files_touched)
         if memo is not None and memo.key == key:
             return root, memo.touched
-        touched = normalise_touched(root, turn.working_directory, turn.files_touched).inside
+        if self._resolved[0] != key[:2]:
+            self._resolved = (key[:2], {})
+        resolved = self._resolved[1]
+        touched = normalise_touched(
+            root, turn.working_directory, turn.files_touched, resolved
+        ).inside
         self._where = _Where(key, touched)
         return root, touched
 
