@@ -89,22 +89,32 @@ class Session:
         return new
 
     def refresh(self, catalog: Catalog) -> bool:
-        """Re-match rules that changed on disk against every path seen; True if any did."""
+        """Re-match rules that changed on disk against every path seen; True if any did.
+
+        Glob rules go through a prefilter of their own (hundreds of rules loaded in one
+        turn, thousands of paths seen: matched one by one, that was seconds); each rule
+        still activates on the first path seen, in order, that it matches.
+        """
         if not self.pending:
             return False
-        changed = sorted(self.pending)
+        changed = set(self.pending)
         self.pending.clear()
+        rules = [catalog.rules[rel] for rel in sorted(changed) if rel in catalog.rules]
         for rel in changed:
             self.active.pop(rel, None)
-            rule = catalog.rules.get(rel)
-            if rule is not None:
-                self._activate_from(rule, self.seen)
-            for path, docs in self.in_hand.items():
-                found = rule.match(path) if rule is not None else None
-                if found is None:
-                    docs.pop(rel, None)
-                else:
-                    docs[rel] = found
+        index = RuleIndex(rules)
+        others = [rule for rule in rules if rule.globs is None]
+        for path in self.seen:
+            for rule in (*index.candidates(path), *others):
+                if rule.path not in self.active:
+                    self._try(rule, path)
+        for path, docs in self.in_hand.items():
+            for rel in changed & docs.keys():
+                del docs[rel]
+            for rule in (*index.candidates(path), *others):
+                found = rule.match(path)
+                if found is not None:
+                    docs[rule.path] = found
         return True
 
     def touch(
@@ -160,11 +170,6 @@ class Session:
         docs[rule.path] = found
         if rule.path not in self.active:
             self.active[rule.path] = Activation(rule.path, path, found)
-
-    def _activate_from(self, rule: Rule, paths: Iterable[str]) -> None:
-        for path in paths:
-            if self._try(rule, path):
-                return
 
     def _try(self, rule: Rule, path: str) -> bool:
         self.match_calls += 1

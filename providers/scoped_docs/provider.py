@@ -60,6 +60,9 @@ log = logging.getLogger(__name__)
 CONTINUE_RULES = ".continue/rules"
 """With Continue's rule directory read, so are its colocated ``rules.md`` files."""
 
+_PATTERN_CHUNK = 100
+"""Rules whose patterns are checked between two looks at the deadline."""
+
 MAX_SESSIONS = 16
 """Sessions remembered at once (sub-agents share a process); the oldest is forgotten."""
 
@@ -234,11 +237,14 @@ class ScopedDocsProvider:
         self._check_patterns(state, deadline)
 
     def _check_patterns(self, state: _RootState, deadline: Deadline) -> None:
-        """Check the patterns of changed rules, unless the turn has no time left (a later
-        one then does: the check lists the repository and tests up to a million paths)."""
-        if state.unchecked and not deadline.expired():
-            self._report_unmatched(state, state.unchecked)
-            state.unchecked = set()
+        """Check the patterns of changed rules while the turn has time, a hundred rules at
+        a time (the check lists the repository and tests up to a million paths a run);
+        what is left waits for a later turn."""
+        waiting = sorted(state.unchecked)
+        while waiting and not deadline.expired():
+            chunk, waiting = waiting[:_PATTERN_CHUNK], waiting[_PATTERN_CHUNK:]
+            self._report_unmatched(state, chunk)
+        state.unchecked = set(waiting)
 
     def _report_unmatched(self, state: _RootState, changed: Iterable[str]) -> None:
         """Warn once per rule and pattern when an inclusion matches no file in the repo."""
