@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Sequence
 
 from providers.core.types import Unit
@@ -15,6 +16,10 @@ def join_blocks(blocks: Sequence[str]) -> str:
 
 MAX_NAMED_PARTS = 12
 """Headings one file's line of the note lists; past that it counts the rest."""
+
+MAX_NAMED_GROUPS = 40
+"""Files the note names one per line; past that it counts the rest, so the note of a
+thousand left-out rule files still fits a budget (it once took the whole answer)."""
 
 TRAIL_SEPARATOR = " > "
 
@@ -41,8 +46,10 @@ def left_out_note(
     lines = [left_out_header(how_to_read)]
     lines.extend(
         left_out_line(group, list(names), partly_shown=group in partly_shown)
-        for group, names in by_group.items()
+        for group, names in itertools.islice(by_group.items(), MAX_NAMED_GROUPS)
     )
+    if len(by_group) > MAX_NAMED_GROUPS:
+        lines.append(f"- and {len(by_group) - MAX_NAMED_GROUPS:,} more files")
     return "\n".join(lines) + "\n"
 
 

@@ -223,6 +223,22 @@ def test_scoped_docs_reads_a_rule_flood_and_the_files_in_hand_over_several_turns
     assert any(label.startswith("src/d0/AGENTS.md") for label in labels)
 
 
+def test_many_left_out_rule_files_still_leave_an_answer(tmp_path: Path) -> None:
+    """Issue 20 item 7: the closing note names 40 left-out files and counts the rest; it
+    named every one, and with hundreds of always-on rules the note alone was over the
+    budget, so the answer was empty once they were all read."""
+    rules = tmp_path / ".cursor" / "rules"
+    rules.mkdir(parents=True)
+    (tmp_path / ".git").mkdir()
+    for i in range(300):
+        (rules / f"r{i:03}.mdc").write_text(f"---\nalwaysApply: true\n---\nRule {i}: {'x' * 80}\n")
+    _, answer = turn(made(RepoConventionsProvider), tmp_path, budget=1500)
+    text = text_of(answer)
+    assert answer.sections and sum(s.tokens for s in answer.sections) <= 1500
+    assert text.count("(whole file)") == 40
+    assert "- and " in text and " more files\n" in text
+
+
 def test_a_rule_directory_over_the_file_cap_says_so(tmp_path: Path) -> None:
     """Issue 20 item 7: 5,000 files are read from one rule directory; the rest are named
     as not read, in scoped docs' index and in repo conventions' closing note."""
