@@ -38,15 +38,14 @@ def child(variant: str, repo: Path) -> dict[str, int]:
     """Runs in the child process: list ``repo`` ``LISTINGS`` times the ``variant`` way."""
     import os
 
-    from providers.file_tree import listing as listing_module
-    from providers.file_tree import memory
+    from providers.file_tree import git_tree, memory
     from providers.file_tree.listing import ListingOptions, list_tree
     from providers.repository.gitexec import GitRunner
     from providers.repository.listing import ListingRun
 
     tuned = variant != "packed, untuned"
     if not tuned:
-        listing_module.expect_large_blocks = lambda: None  # type: ignore[assignment]
+        git_tree.expect_large_blocks = lambda: None  # type: ignore[assignment]
     runner = GitRunner()
     start = rss_kib(os.getpid())
     held: object = None
@@ -54,7 +53,7 @@ def child(variant: str, repo: Path) -> dict[str, int]:
     for _ in range(LISTINGS):
         held = None
         if variant == "list of str + tuned":
-            run = ListingRun(runner, repo, on_output=listing_module._expect_large)
+            run = ListingRun(runner, repo, on_output=git_tree.expect_large)
             listed = run.take_listing()
             held = sorted(set(listed.paths) - run.missing())
         else:

@@ -105,7 +105,7 @@ def check_baseline(revision: Path) -> None:
     """The pinned renderer's output parses back too (and its process runs)."""
     paths = selfcheck.small_tree()
     case = RepoCase("selfcheck", Path(), "", Path("/tmp/selfcheck"), tuple(paths), frozenset())
-    (text,) = baseline.render_all(case, [Task("", ())], 1000, revision)
+    (text,) = baseline.baseline_texts(case, [Task("", ())], 1000, revision)
     selfcheck.check_ours_text(text, paths, whole=True)
 
 
@@ -182,7 +182,7 @@ def main() -> int:
         commits = [questions(c) for c in drawn]
         everything = [q.task for alone, touching in commits for q in (alone, *touching)]
         mine = {t: ours(case, t, args.budget) for t in everything}
-        pinned = baseline.render_all(case, everything, args.budget, revision)
+        pinned = baseline.baseline_texts(case, everything, args.budget, revision)
         today = dict(zip(everything, pinned, strict=True))
         same = dict.fromkeys(everything, listings[case.root])  # files_touched changes nothing
         results = {

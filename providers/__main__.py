@@ -1,13 +1,16 @@
 """``context-providers`` (or ``python -m providers``): the bundle's own command.
 
-Its one subcommand is the main job, ``preview DIR`` (see providers.cli.preview);
-the providers themselves are each their own console script. Grpc is imported
+Its subcommands: the main job, ``preview DIR`` (see providers.cli.preview); ``setup
+CLIENT``, ``doctor`` and ``hook CLIENT``, which serve the providers to Claude Code,
+Gemini CLI and Codex CLI through their hooks (see providers.clients). The providers
+themselves are each their own console script. Grpc is imported
 only once a subcommand runs, so ``--help`` and ``--version`` answer at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import textwrap
 
@@ -16,6 +19,13 @@ from providers.core.identity import package_version
 from providers.registry import PROVIDERS
 
 SCRIPT = "context-providers"
+COMMANDS = {
+    "preview": "providers.cli.preview:main",
+    "setup": "providers.clients.commands:setup_main",
+    "doctor": "providers.clients.commands:doctor_main",
+    "hook": "providers.clients.commands:hook_command_main",
+}
+"""Each subcommand's ``module:function``, imported only when it runs."""
 
 DESCRIPTION = """\
 context-providers: file-based context providers for AI coding agents, built as
@@ -37,8 +47,12 @@ def _epilog() -> str:
         for entry in PROVIDERS
     )
     return (
-        "commands:\n  preview DIR  the main job: DIR/agent.hcl's providers run through the\n"
-        "               reference host for a short session; each turn's prompt printed\n\n"
+        "commands:\n  preview DIR   the main job: DIR/agent.hcl's providers run through the\n"
+        "                reference host for a short session; each turn's prompt printed\n"
+        "  setup CLIENT  register the hooks that serve the providers to claude, gemini\n"
+        "                or codex (--scope user|project, --print, --remove)\n"
+        "  doctor        running background processes, hook settings, last problems\n"
+        "  hook CLIENT   what a client's hook runs (reads the hook input on stdin)\n\n"
         f"the providers, each its own console script (the kernel launches them):\n{rows}"
     )
 
@@ -58,15 +72,20 @@ def _main(args: list[str]) -> int:
     )
     parser.add_argument("--version", action="version", version=f"{SCRIPT} {package_version()}")
     parser.add_argument(
-        "command", nargs="?", choices=["preview"], metavar="command", help="preview (see below)"
+        "command",
+        nargs="?",
+        choices=list(COMMANDS),
+        metavar="command",
+        help=f"{', '.join(COMMANDS)} (see below)",
     )
     parser.add_argument("arguments", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     parsed = parser.parse_args(args)
     if parsed.command is None:
-        parser.error("a command is required: preview DIR")
-    from providers.cli.preview import main as preview_main
-
-    return preview_main(parsed.arguments, prog=f"{prog} {parsed.command}")
+        parser.error(f"a command is required: {', '.join(COMMANDS)}")
+    module_name, _, function = COMMANDS[parsed.command].partition(":")
+    command = getattr(importlib.import_module(module_name), function)
+    code: int = command(parsed.arguments, prog=f"{prog} {parsed.command}")
+    return code
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import settings
 
 from providers.host.launcher import SOCKET_DIR_ENV, PluginProcess
-from tests.rules.conftest import CountingReader
+from tests.support.files import CountingReader
 
 # The same examples on every run: a property test that fails fails every time, in CI
 # as here (found examples are pinned with @example where they matter).

@@ -48,7 +48,7 @@ def test_main_script_help_and_version_say_what_it_is() -> None:
     assert preview.returncode == 0, preview.stderr
     assert preview.stdout.startswith(f"usage: {MAIN} preview ")
     assert "The main job of context-providers" in preview.stdout
-    assert "--kernel-compat" in preview.stdout and "--in-place" in preview.stdout
+    assert "--kernel-compat" in preview.stdout and "--scratch" in preview.stdout
     version = run(script(MAIN), "--version")
     assert version.returncode == 0
     assert version.stdout == f"{MAIN} {package_version()}\n"
@@ -66,8 +66,10 @@ def normalised(out: str) -> str:
 
 @pytest.mark.slow
 def test_main_script_preview_is_python_m_providers_preview() -> None:
-    by_script = run(script(MAIN), "preview", str(SAMPLE_REPO), cwd=REPO_ROOT)
-    by_module = run(sys.executable, "-m", "providers", "preview", str(SAMPLE_REPO), cwd=REPO_ROOT)
+    by_script = run(script(MAIN), "preview", "--scratch", str(SAMPLE_REPO), cwd=REPO_ROOT)
+    by_module = run(
+        sys.executable, "-m", "providers", "preview", "--scratch", str(SAMPLE_REPO), cwd=REPO_ROOT
+    )
     assert by_script.returncode == by_module.returncode == 0, by_script.stderr
     assert "turn 3" in by_script.stdout
     assert normalised(by_script.stdout) == normalised(by_module.stdout)
@@ -97,9 +99,12 @@ def test_provider_script_help_says_serve_or_preview_with_the_real_defaults(
 
 
 COMMANDS = {
-    **{entry.package: [entry.script, "--repo", str(SAMPLE_REPO)] for entry in PROVIDERS},
+    **{
+        entry.package: [entry.script, "--repo", str(SAMPLE_REPO), "--scratch"]
+        for entry in PROVIDERS
+    },
     "file_tree_in_place": ["context-file-tree", "--repo", str(REPO_ROOT), "--budget", "20000"],
-    "preview": [MAIN, "preview", str(SAMPLE_REPO)],
+    "preview": [MAIN, "preview", "--scratch", str(SAMPLE_REPO)],
 }
 
 
@@ -131,7 +136,8 @@ def test_head_ends_a_pipeline_quietly() -> None:
     result = run(
         "bash",
         "-c",
-        f'set -o pipefail; "{script("context-git-status")}" --repo "{SAMPLE_REPO}" | head -3',
+        f'set -o pipefail; "{script("context-git-status")}" --repo "{SAMPLE_REPO}" --scratch'
+        " | head -3",
     )
     assert result.returncode in (0, 128 + signal.SIGPIPE), result.stderr
     assert result.stdout.startswith("(repository: ") and len(result.stdout.splitlines()) == 3
@@ -163,3 +169,23 @@ def test_a_file_as_repo_says_it_is_a_file() -> None:
     assert result.returncode == 2
     assert result.stderr == "error: invalid_request: --repo README.md is a file, not a directory\n"
     assert result.stdout == ""
+
+
+def test_ctrl_c_ends_a_preview_with_130_and_no_traceback(tmp_path: Path) -> None:
+    """Issue 22 item 10: Ctrl-C (SIGINT to the process group, as a terminal sends it)
+    ends the preview with 130 and one line, no traceback, nothing left behind."""
+    process = subprocess.Popen(
+        [script(MAIN), "preview", "--scratch", str(SAMPLE_REPO)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+        start_new_session=True,
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline().startswith("(repository: ")  # the session is under way
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == "interrupted"
+    assert list(tmp_path.iterdir()) == []

@@ -1,5 +1,7 @@
-"""design.md: layers point one way. No provider imports another provider's package, and the
-neutral layers (core, repository) import no provider; checked on the source, import by import."""
+"""design.md: layers point one way. Each layer's allowed imports are stated once, in
+:data:`ALLOWED`, and checked on the source, import by import (function-level imports
+included); the module graph has no cycle; ``core/`` uses none of the libraries that
+would make it impure."""
 
 from __future__ import annotations
 
@@ -10,57 +12,191 @@ import pytest
 
 from providers.registry import PROVIDERS
 from tests.conftest import REPO_ROOT
+from tests.support.imports import imported_modules
 
 SOURCE_ROOT = REPO_ROOT / "providers"
 PROVIDER_PACKAGES = tuple(entry.package for entry in PROVIDERS)
 
+NEUTRAL = ("core", "watch", "markdown", "repository", "rules")
+"""What every provider stands on; none of them knows a provider."""
 
-def imported_modules(package: Path, base: Path = REPO_ROOT) -> set[tuple[str, str]]:
-    """(file, module) for every absolute import in the package's modules."""
-    found: set[tuple[str, str]] = set()
-    for path in package.rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+ALLOWED: dict[str, frozenset[str]] = {
+    # the provider contract: types, errors, request, provider, config, budget, identity
+    "core": frozenset(),
+    "watch": frozenset({"core"}),
+    "markdown": frozenset({"core"}),
+    "repository": frozenset({"core"}),
+    "rules": frozenset({"core", "markdown", "repository"}),
+    # each provider: the neutral layers, and ``entry`` from its ``__main__`` only
+    **{package: frozenset(NEUTRAL) for package in PROVIDER_PACKAGES},
+    "registry": frozenset({"core"}),
+    "goplugin": frozenset({"core", "registry", "repository", "_gen"}),
+    "host": frozenset({"core", "registry", "goplugin", "_gen"}),
+    # markdown: to find the @imports of the convention files a client loads itself (a
+    # CLAUDE.md saying @AGENTS.md brings AGENTS.md in), so the bridge does not send them
+    "clients": frozenset({"core", "registry", "host", "repository", "markdown", "cli"}),
+    "cli": frozenset({"core", "registry", "host", "goplugin", "repository"}),
+    "entry": frozenset({"registry", "goplugin", "cli"}),
+    "__main__": frozenset({"core", "registry", "cli", "clients"}),
+}
+"""Layer -> the other ``providers`` layers it may import (a layer may always import
+itself). A new layer needs a row here before its first import passes."""
+
+LAYER_FOLDERS = ("core", "watch", "markdown", "repository", "rules", "goplugin", "host", "cli")
+"""Layers that are folders: each must exist (a renamed or dissolved layer fails here)."""
+
+CORE_FORBIDDEN = ("ctypes", "select", "subprocess", "watchfiles", "yaml", "markdown_it", "grpc")
+"""What ``core/`` never imports: threads on file descriptors, processes, parsers, the
+wire. Those live in watch/, repository/, rules/, markdown/ and goplugin/."""
+
+
+def layer_of(path: Path) -> str:
+    parts = path.relative_to(SOURCE_ROOT).parts
+    return parts[0].removesuffix(".py")
+
+
+def imports_in(path: Path) -> set[str]:
+    """Every absolute module name ``path`` imports, at any level of the file."""
+    return {module for _, module in imported_modules(path, path.parent)}
+
+
+def source_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.py") if "_gen" not in p.parts)
+
+
+def layer_violations(layer: str) -> list[tuple[str, str]]:
+    files = [p for p in source_files(SOURCE_ROOT) if layer_of(p) == layer]
+    assert files, f"no source for layer {layer!r}"
+    allowed = ALLOWED[layer] | {layer}
+    bad = []
+    for path in files:
+        own = allowed | ({"entry"} if path.name == "__main__.py" else set())
+        for module in imports_in(path):
+            parts = module.split(".")
+            if parts[0] != "providers" or len(parts) < 2:
+                continue
+            if parts[1] not in own:
+                bad.append((path.relative_to(REPO_ROOT).as_posix(), module))
+    return sorted(set(bad))
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_each_layer_imports_only_what_the_table_allows(layer: str) -> None:
+    if layer == "clients" and not (SOURCE_ROOT / "clients").is_dir():
+        pytest.skip("the clients layer is not in this tree yet")
+    bad = layer_violations(layer)
+    assert not bad, f"providers/{layer} imports outside {sorted(ALLOWED[layer])}: {bad}"
+
+
+@pytest.mark.parametrize("folder", LAYER_FOLDERS)
+def test_each_named_layer_folder_exists(folder: str) -> None:
+    assert (SOURCE_ROOT / folder / "__init__.py").is_file(), f"providers/{folder}/ is missing"
+
+
+def test_every_layer_has_a_row() -> None:
+    layers = {layer_of(p) for p in source_files(SOURCE_ROOT)} - {"__init__", "_gen"}
+    assert layers <= set(ALLOWED), f"layers without a row in ALLOWED: {layers - set(ALLOWED)}"
+
+
+@pytest.mark.parametrize("library", CORE_FORBIDDEN)
+def test_core_imports_no_impure_library(library: str) -> None:
+    bad = sorted(
+        (path.relative_to(REPO_ROOT).as_posix(), module)
+        for path in source_files(SOURCE_ROOT / "core")
+        for module in imports_in(path)
+        if module == library or module.startswith(f"{library}.")
+    )
+    assert not bad, f"core/ imports {library}: {bad}"
+
+
+def module_name(path: Path) -> str:
+    name = ".".join(path.relative_to(REPO_ROOT).with_suffix("").parts)
+    return name.removesuffix(".__init__")
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Module -> the modules of this tree it imports (``from pkg import sub`` is ``sub``)."""
+    files = {module_name(p): p for p in source_files(root)}
+    graph: dict[str, set[str]] = {name: set() for name in files}
+    for name, path in files.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
+                targets = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+                subs = [f"{node.module}.{alias.name}" for alias in node.names]
+                targets = [s for s in subs if s in files] or [node.module]
             else:
                 continue
-            rel = path.relative_to(base).as_posix()
-            found.update((rel, name) for name in names)
+            graph[name].update(t for t in targets if t in files and t != name)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
     return found
 
 
-def reaches(module: str, package: str) -> bool:
-    return module == f"providers.{package}" or module.startswith(f"providers.{package}.")
+def test_no_import_cycle() -> None:
+    found = cycles(import_graph(SOURCE_ROOT))
+    assert not found, f"import cycles: {found}"
 
 
 @pytest.mark.parametrize("package", PROVIDER_PACKAGES)
 def test_no_provider_imports_another_provider(package: str) -> None:
     others = [p for p in PROVIDER_PACKAGES if p != package]
     bad = sorted(
-        (where, module)
-        for where, module in imported_modules(SOURCE_ROOT / package)
-        if any(reaches(module, other) for other in others)
+        (path.relative_to(REPO_ROOT).as_posix(), module)
+        for path in source_files(SOURCE_ROOT / package)
+        for module in imports_in(path)
+        if any(module == f"providers.{o}" or module.startswith(f"providers.{o}.") for o in others)
     )
     assert not bad, f"providers/{package}/ reaches into another provider: {bad}"
 
 
-@pytest.mark.parametrize("layer", ["core", "repository", "rules"])
-def test_neutral_layers_import_no_provider(layer: str) -> None:
-    bad = sorted(
-        (where, module)
-        for where, module in imported_modules(SOURCE_ROOT / layer)
-        if any(reaches(module, p) for p in (*PROVIDER_PACKAGES, "goplugin", "host"))
-    )
-    assert not bad, f"providers/{layer}/ imports a layer above it: {bad}"
-
-
-def test_the_check_sees_a_cross_import(tmp_path: Path) -> None:
-    """The check can fail: a module importing another provider is found."""
+def test_the_checks_can_fail(tmp_path: Path) -> None:
+    """A cross-layer import and a two-module cycle are both found."""
     package = tmp_path / "pkg"
     package.mkdir()
-    (package / "m.py").write_text("from providers.file_tree.tree import Tree\n")
-    found = {m for _, m in imported_modules(package, tmp_path)}
-    assert any(reaches(m, "file_tree") for m in found)
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from pkg.b import x\nfrom providers.file_tree.tree import T\n")
+    (package / "b.py").write_text("def f():\n    from pkg import a\n")
+    assert "providers.file_tree.tree" in set(imports_in(package / "a.py"))
+    graph = {"pkg.a": {"pkg.b"}, "pkg.b": {"pkg.a"}, "pkg": set()}
+    assert cycles(graph) == [["pkg.a", "pkg.b"]]

@@ -1,9 +1,12 @@
 """Issue 10 item 4: the providers are listed once (providers/registry.py) and each package has
-the same shape; item 3: the standalone preview never loads grpc."""
+the same shape; item 3: the standalone preview never loads grpc. Issue 19: every provider
+starts from its schema's defaults, written there only."""
 
 from __future__ import annotations
 
 import ast
+import dataclasses
+import importlib
 import subprocess
 import sys
 import tomllib
@@ -39,6 +42,27 @@ def test_each_provider_package_has_the_same_shape(entry: ProviderEntry) -> None:
     assert calls == [entry.package]
     provider = ProviderHandle(entry.factory).load_now()
     assert provider.identity().name == entry.published
+
+
+@pytest.mark.parametrize("entry", PROVIDERS, ids=lambda e: e.package)
+def test_each_provider_starts_from_its_schemas_defaults(entry: ProviderEntry) -> None:
+    """README: "The kernel sends every attribute of the schema, `null` for those the block
+    omits"; a provider that never gets a Configure behaves as after that empty block, and
+    its settings have no defaults of their own to drift from the schema's."""
+    settings = importlib.import_module(f"{entry.module}.settings")
+    empty_block = {attr.name: None for attr in settings.SCHEMA}
+    provider = ProviderHandle(entry.factory).load_now()
+    started = vars(provider)["_settings"]  # every provider keeps its resolved settings there
+    assert started == settings.settings_from(empty_block)
+    provider.configure(empty_block)
+    assert vars(provider)["_settings"] == started
+    own_defaults = [
+        field.name
+        for field in dataclasses.fields(settings.Settings)
+        if field.default is not dataclasses.MISSING
+        or field.default_factory is not dataclasses.MISSING
+    ]
+    assert own_defaults == [], "defaults are written once, in the schema"
 
 
 def test_standalone_preview_loads_no_grpc() -> None:

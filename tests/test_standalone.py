@@ -54,7 +54,8 @@ def test_bad_input_names_the_category(sample: Path, tmp_path: Path) -> None:
         assert result.returncode == 2, args
         assert "invalid_request" in result.stderr, (args, result.stderr)
     gone = run("--repo", str(tmp_path / "missing"))
-    assert gone.returncode == 2 and "source_unavailable" in gone.stderr
+    assert gone.returncode == 2
+    assert gone.stderr == f"error: invalid_request: --repo {tmp_path / 'missing'} does not exist\n"
 
 
 def command(module: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -77,15 +78,15 @@ def nested(tmp_path: Path) -> Path:
     return outer
 
 
-def test_a_repo_inside_another_repository_is_shown_as_itself(nested: Path) -> None:
-    """Issue 11 item 9: ``--repo sample_repo`` from the checkout shows sample_repo (its
-    conventions, rules, tree, a repository of its own), and says which repository."""
+def test_a_folder_asked_for_as_a_project_of_its_own_is_a_scratch_copy(nested: Path) -> None:
+    """Issues 11 item 9 and 22 item 2: ``--repo sample_repo --scratch`` from the checkout
+    shows sample_repo (its conventions, rules, tree, a repository of its own), and says
+    which repository on its first line."""
     sample = nested / "sample_repo"
-    note = (
-        f"(repository: {sample}, as a scratch git copy with everything committed: "
-        f"it has no .git of its own and lies inside {nested})"
+    note = f"(repository: {sample}, as a scratch git copy with everything committed (--scratch))"
+    conventions = command(
+        "providers.repo_conventions", "--repo", "sample_repo", "--scratch", cwd=nested
     )
-    conventions = command("providers.repo_conventions", "--repo", "sample_repo", cwd=nested)
     assert conventions.returncode == 0, conventions.stderr
     assert conventions.stdout.splitlines()[0] == note
     assert "# tasklane" in conventions.stdout and "outer project" not in conventions.stdout
@@ -95,14 +96,15 @@ def test_a_repo_inside_another_repository_is_shown_as_itself(nested: Path) -> No
         "sample_repo",
         "--files-touched",
         "src/tasklane/auth/login.py",
+        "--scratch",
         cwd=nested,
     )
     assert rules.stdout.splitlines()[0] == note
     assert "=== src/tasklane/auth/AGENTS.md (applies to src/tasklane/auth/login.py" in rules.stdout
-    tree = command("providers.file_tree", "--repo", "sample_repo", cwd=nested)
+    tree = command("providers.file_tree", "--repo", "sample_repo", "--scratch", cwd=nested)
     assert tree.stdout.splitlines()[0] == note
     assert "  src/" in tree.stdout and "sample_repo/\n  .claude/" in tree.stdout
-    status = command("providers.git_status", "--repo", "sample_repo", cwd=nested)
+    status = command("providers.git_status", "--repo", "sample_repo", "--scratch", cwd=nested)
     assert status.stdout.splitlines()[0] == note
     assert "On branch main" in status.stdout and "Initial commit" in status.stdout
     assert "outer" not in status.stdout.split("\n", 1)[1]
@@ -110,11 +112,13 @@ def test_a_repo_inside_another_repository_is_shown_as_itself(nested: Path) -> No
 
 
 def test_the_repository_around_is_named_when_it_is_the_one_used(nested: Path) -> None:
-    """In place (``--in-place``, or no ``--repo``: the working directory, as the kernel
-    runs), the providers climb to the repository around; the first line names it."""
+    """Issue 22 item 2: ``--repo DIR`` (or no ``--repo``: the working directory) means
+    what the kernel would send: inside a repository, that repository with the working
+    directory there; the first line names it. A folder in no repository is a scratch
+    copy, and says so."""
     sample = nested / "sample_repo"
-    around = f"(repository: {nested}, around working directory {sample})"
-    for args, cwd in ((["--repo", "sample_repo", "--in-place"], nested), ([], sample)):
+    around = f"(repository: {nested}, working directory {sample})"
+    for args, cwd in ((["--repo", "sample_repo"], nested), ([], sample)):
         result = command("providers.repo_conventions", *args, cwd=cwd)
         assert result.returncode == 0, result.stderr
         assert result.stdout.splitlines()[0] == around
@@ -123,7 +127,50 @@ def test_the_repository_around_is_named_when_it_is_the_one_used(nested: Path) ->
     assert top.stdout.splitlines()[0] == f"(repository: {nested})"
     alone = command("providers.git_status", "--repo", str(sample.parent.parent), cwd=nested)
     assert alone.stdout.splitlines()[0] == (
-        f"(repository: none; {sample.parent.parent} is not in a git repository)"
+        f"(repository: {sample.parent.parent}, as a scratch git copy with everything "
+        "committed: it is in no git repository)"
+    )
+    assert "On branch main" in alone.stdout
+
+
+def test_a_directory_inside_a_dirty_repository_means_that_repository(tmp_path: Path) -> None:
+    """Issue 22 item 2: ``--repo src`` inside a real, dirty repository on a feature branch
+    answers for that repository (its branch, its changes, its root AGENTS.md, its ignore
+    rules), exactly as the kernel would send it, never a scratch copy."""
+    repo = tmp_path / "myrepo"
+    (repo / "src" / "__pycache__").mkdir(parents=True)
+    (repo / "AGENTS.md").write_text("# My repository\n\nRoot conventions.\n")
+    (repo / ".gitignore").write_text("__pycache__/\n")
+    (repo / "src" / "app.py").write_text("x = 1\n")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "first")
+    git(repo, "checkout", "-qb", "feature/limits")
+    (repo / "src" / "app.py").write_text("x = 2\n")
+    (repo / "src" / "__pycache__" / "app.cpython-311.pyc").write_bytes(b"\0")
+    src = repo / "src"
+    first = f"(repository: {repo}, working directory {src})"
+    status = command("providers.git_status", "--repo", "src", cwd=repo)
+    assert status.returncode == 0, status.stderr
+    assert status.stdout.splitlines()[0] == first
+    assert "On branch feature/limits" in status.stdout
+    assert "modified: src/app.py" in status.stdout and "Initial commit" not in status.stdout
+    tree = command("providers.file_tree", "--repo", "src", cwd=repo)
+    assert tree.stdout.splitlines()[0] == first
+    assert "app.py" in tree.stdout and "__pycache__" not in tree.stdout
+    conventions = command("providers.repo_conventions", "--repo", "src", cwd=repo)
+    assert "=== AGENTS.md (" in conventions.stdout and "Root conventions." in conventions.stdout
+    assert git(repo, "status", "--porcelain") == " M src/app.py\n"  # nothing written
+
+
+def test_no_convention_file_says_so(tmp_path: Path) -> None:
+    """Issue 22 item 8: a repository with no convention file says that, not "nothing to
+    contribute ... at budget 4000"."""
+    git(tmp_path, "init", "-q")
+    result = command("providers.repo_conventions", "--repo", ".", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[1] == (
+        "(repo-conventions: nothing to contribute: no convention file in this repository)"
     )
 
 
@@ -132,17 +179,19 @@ def test_a_directory_too_big_to_copy_is_not_copied(nested: Path) -> None:
     big.mkdir()
     for number in range(COPY_LIMIT + 1):
         (big / f"f{number}.txt").touch()
-    result = command("providers.repo_conventions", "--repo", "big", cwd=nested)
+    result = command("providers.repo_conventions", "--repo", "big", "--scratch", cwd=nested)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0] == (
-        f"(repository: {nested}; {big} has no .git of its own and over {COPY_LIMIT:,} files, "
-        "too many to copy, so the repository around it is shown)"
+        f"(repository: {nested}; {big} has over {COPY_LIMIT:,} files, too many for a "
+        "scratch git copy, so it is shown as it is)"
     )
     assert "outer project" in result.stdout
 
 
 def test_json_keeps_stdout_json_and_names_the_repository_on_stderr(nested: Path) -> None:
-    result = command("providers.repo_conventions", "--repo", "sample_repo", "--json", cwd=nested)
+    result = command(
+        "providers.repo_conventions", "--repo", "sample_repo", "--scratch", "--json", cwd=nested
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["sections"][0]["label"] == "AGENTS.md"
     assert result.stderr.startswith(f"(repository: {nested / 'sample_repo'}, as a scratch")
@@ -209,7 +258,7 @@ def test_a_scratch_copy_never_commits_into_the_repository_the_environment_names(
         "GIT_INDEX_FILE": str(nested / ".git" / "index"),
     }
     result = subprocess.run(
-        [sys.executable, "-m", "providers.git_status", "--repo", "sample_repo"],
+        [sys.executable, "-m", "providers.git_status", "--repo", "sample_repo", "--scratch"],
         capture_output=True,
         text=True,
         timeout=60,

@@ -22,7 +22,7 @@ from benchmarks.orientation.cases import CACHE, RepoCase, Task, git
 
 PROJECT = Path(__file__).resolve().parents[2]
 DEFAULT_BASELINE = "ad7132b68e07ebc573864c5144a16cf9da98fff2"
-_RUNNER = Path(__file__).with_name("baseline_render.py")
+_RUNNER = Path(__file__).with_name("baseline_runner.py")
 
 
 def resolve(rev: str) -> str:
@@ -43,7 +43,7 @@ def extract(sha: str) -> Path:
     return dest
 
 
-def render_all(case: RepoCase, tasks: Sequence[Task], budget: int, revision: Path) -> list[str]:
+def baseline_texts(case: RepoCase, tasks: Sequence[Task], budget: int, revision: Path) -> list[str]:
     """The revision's section text for each task, in order."""
     request = {
         "providers": str(revision),
@@ -62,6 +62,6 @@ def render_all(case: RepoCase, tasks: Sequence[Task], budget: int, revision: Pat
         check=False,
     )
     if done.returncode:
-        raise SystemExit(f"baseline renderer failed for {case.name}:\n{done.stderr}")
+        raise SystemExit(f"baseline runner failed for {case.name}:\n{done.stderr}")
     texts: list[str] = json.loads(done.stdout)
     return texts

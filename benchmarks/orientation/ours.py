@@ -12,7 +12,7 @@ from benchmarks.orientation.cases import RepoCase, Task, git
 from providers.core.budget import FallbackCounter
 from providers.file_tree.history import LOG_ARGS, MAX_COMMITS, History, parse_log
 from providers.file_tree.rank import Focus
-from providers.file_tree.render import View, render_section
+from providers.file_tree.section import Presentation, build_section
 from providers.file_tree.tree import Tree
 
 _TREES: dict[str, Tree] = {}
@@ -36,5 +36,5 @@ def ours(repo: RepoCase, task: Task, budget: int) -> str:
     if tree is None:
         tree = _TREES[repo.name] = Tree.of(repo.paths)
     focus = Focus(touched=task.touched, history=history_at(repo, task.parent))
-    section = render_section(tree, View(repo.root.name), focus, budget, FallbackCounter())
+    section = build_section(tree, Presentation(repo.root.name), focus, budget, FallbackCounter())
     return "" if section is None else section.text

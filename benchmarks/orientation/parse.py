@@ -35,7 +35,7 @@ def _segments(text: str) -> tuple[list[str], str | None]:
 
     The tail is None for a file, ``""`` for an expanded directory, the counts
     (`` (3 files)``, `` (repository)``) for a collapsed one. A name is bare
-    (no ``/``, no quote: :func:`providers.file_tree.layout.display`) or JSON.
+    (no ``/``, no quote: :func:`providers.file_tree.tree_text.display`) or JSON.
     """
     names: list[str] = []
     pos = 0

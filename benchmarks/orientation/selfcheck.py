@@ -18,7 +18,7 @@ from pathlib import Path
 
 from benchmarks.orientation.parse import Named, parse_gemini, parse_ours
 from providers.core.budget import FallbackCounter
-from providers.file_tree.render import View, render_section
+from providers.file_tree.section import Presentation, build_section
 from providers.file_tree.tree import Tree
 
 ODD = (
@@ -88,8 +88,8 @@ def check_ours() -> None:
         (small_tree(), (), True),
         (generated(3000), ("pkg3/mod9/sub9/file2999.txt",), False),
     ):
-        section = render_section(
-            Tree.of(paths), View("/tmp/selfcheck"), touched, 1000, FallbackCounter()
+        section = build_section(
+            Tree.of(paths), Presentation("/tmp/selfcheck"), touched, 1000, FallbackCounter()
         )
         assert section is not None
         check_ours_text(section.text, paths, whole)

@@ -3,7 +3,8 @@
 The preview commands (``context-providers preview``, each provider script run
 without the kernel) are Unix filters: they write to stdout and are piped into
 ``head`` and ``less``. So a reader that goes away ends them the way it ends
-``cat`` (killed by SIGPIPE, no traceback), and a bad argument is reported like
+``cat`` (killed by SIGPIPE, no traceback), Ctrl-C ends them with 130 and one
+line, and a bad argument is reported like
 every other bad input, naming the spec's error category, exit 2. Never used
 on the plugin path: there stdout belongs to the go-plugin handshake.
 """
@@ -23,6 +24,8 @@ from providers.core.errors import invalid_request
 
 EXIT_ERROR = 2
 """Bad input, as argparse and the standalone commands have always exited."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C, as a shell reports a command ended by SIGINT (128 + 2)."""
 
 
 def command_name(script: str, module: str) -> str:
@@ -55,6 +58,11 @@ def run_command(main: Callable[[], int]) -> int:
         if not _stdout_reader_gone():
             raise
         _die_of_sigpipe()
+    except KeyboardInterrupt:
+        # Ctrl-C: context managers have unwound (plugins stopped, scratch copies gone);
+        # a shell expects 130 and no traceback.
+        sys.stderr.write("interrupted\n")
+        return EXIT_INTERRUPTED
     return code
 
 

@@ -1,49 +1,63 @@
 """The main job: ``python -m providers preview DIR``.
 
-Launches every provider declared in ``DIR/agent.hcl`` as a real process
-through the reference host, runs a short scripted session (turn 1 touches
-nothing, later turns touch files; ``DIR/.preview-session.json`` may script
-it), and prints the assembled prompt of each turn, a table per turn and the
-warnings.
+Launches the providers of ``DIR``'s ``agent.hcl`` (or of its repository's;
+without one, the four providers with their defaults, and the first lines say
+which) as real processes through the reference host, runs a short scripted
+session (turn 1 touches nothing, later turns touch files;
+``DIR/.preview-session.json`` may script it, and carry a note to print
+first), and prints each turn: the whole prompt on turn 1, then only the
+sections that changed and a line naming the rest; a table that fits the
+terminal; the problems; and the warnings at the end.
 
-Unless ``--in-place`` is given and ``DIR`` is not itself the top of a git
-repository (sample_repo is plain files), the session runs in a scratch copy
-made into a git repository with one commit, and each touched file is edited
-the way an agent would (a line appended), so every provider has something
-real to show. ``DIR`` itself is never written to.
+``DIR`` is previewed as the kernel would send it: inside a repository, that
+repository with the working directory at ``DIR``, never written to. A folder
+in no repository, or one named with ``--scratch`` (sample_repo), runs in a
+scratch copy made into a git repository with one commit, where each touched
+file is edited the way an agent would (a line appended), so every provider
+has something real to show.
+
+Exit 0 after a session, 2 on bad input (no such directory, a broken
+``agent.hcl``), 1 when no provider could start (said first, on stderr).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
-import tempfile
 import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from providers.cli.console import CommandParser
-from providers.cli.scratch import scratch_repository
+from providers.cli.console import EXIT_ERROR, CommandParser
+from providers.cli.scratch import previewed_repository
+from providers.core.errors import invalid_request
 from providers.core.types import ContextRequest, ModelTarget
-from providers.host.agent_config import ConfigError, load_agent_config
-from providers.host.chain import TurnResult, run_turn
-from providers.host.rendering import rendered_turn
-from providers.host.session import open_session
+from providers.goplugin.convert import section_text
+from providers.host.agent_config import (
+    AgentConfig,
+    ConfigError,
+    default_agent_config,
+    load_agent_config,
+)
+from providers.host.bringup import open_plugins
+from providers.host.chain import Section, TurnResult, assemble_prompt, run_turn
+from providers.host.render import rendered_turn
+from providers.repository.layout import dot_git_above
+
+EXIT_FAILED = 1
+"""No provider could start: the preview has nothing to show."""
 
 DEFAULT_TURNS: list[dict[str, Any]] = [{"files_touched": []}]
 PREVIEW_MODEL = ModelTarget("preview-model", context_window=200_000, effective_ceiling=180_000)
 
 
-def load_turns(directory: Path) -> list[list[str]]:
-    script = directory / ".preview-session.json"
-    data: Any = {"turns": DEFAULT_TURNS}
-    if script.is_file():
-        data = json.loads(script.read_text(encoding="utf-8"))
-    return [list(turn.get("files_touched", [])) for turn in data.get("turns", DEFAULT_TURNS)]
-
-
-def render_table(result: TurnResult) -> str:
+def turn_table(result: TurnResult, *, width: int = 100) -> str:
+    """The turn's sections as a table no wider than ``width``: the label column gives way
+    (cut with an ellipsis), the other columns are short."""
     rows = [("provider", "label", "tokens/budget", "stability", "truncated")]
     for outcome in result.outcomes:
         accepted = {id(s) for s in outcome.accepted}
@@ -62,9 +76,17 @@ def render_table(result: TurnResult) -> str:
                 )
             )
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    spare = width - (sum(widths) + 2 * 4)
+    if spare < 0:
+        widths[1] = max(len("label"), widths[1] + spare)
+        rows = [(r[0], fit(r[1], widths[1]), *r[2:]) for r in rows]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(line.rstrip() for line in lines)
+
+
+def fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def touch(repo: Path, paths: list[str]) -> None:
@@ -76,49 +98,103 @@ def touch(repo: Path, paths: list[str]) -> None:
             handle.write("# edited during the preview session\n")
 
 
+@dataclass(frozen=True)
+class Script:
+    """The preview's scripted session: the files each turn touches, and a note to print
+    first (sample_repo's says its broken imports and rules are there on purpose)."""
+
+    turns: list[list[str]]
+    note: str = ""
+
+
 def run(
     directory: Path,
     out: TextIO,
     *,
-    in_place: bool = False,
+    scratch: bool = False,
     render: bool = False,
     kernel_compat: bool = False,
 ) -> int:
     """``kernel_compat``: the reference host answers CountTokens UNIMPLEMENTED, as the
     upstream kernel does, so the providers' own fallback counts every section."""
+    directory = directory.expanduser()
+    if not directory.is_dir():
+        what = "not a directory" if directory.exists() else "no such directory"
+        sys.stderr.write(f"error: {invalid_request(f'{what}: {directory}')}\n")
+        return EXIT_ERROR
     directory = directory.resolve()
-    if not (directory / "agent.hcl").is_file():
-        sys.stderr.write(f"error: {directory / 'agent.hcl'} not found\n")
-        return 2
-    if in_place or (directory / ".git").exists():
-        return _run(directory, out, edit=False, render=render, kernel_compat=kernel_compat)
-    with tempfile.TemporaryDirectory(prefix="preview-") as scratch:
-        repo = scratch_repository(directory, Path(scratch))
-        out.write(
-            f"(running in a scratch git copy of {directory}: {repo}; "
-            "touched files are edited there)\n\n"
+    try:
+        config, which = preview_config(directory)
+    except ConfigError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return EXIT_ERROR
+    script = load_script(directory)
+    with previewed_repository(directory, scratch=scratch) as where:
+        out.write(f"{where.note}\n({which})\n")
+        if script.note:
+            out.write(f"(note: {script.note})\n")
+        out.write("\n")
+        return _run(
+            where.working_directory,
+            config,
+            script,
+            out,
+            edit=where.scratch,
+            render=render,
+            kernel_compat=kernel_compat,
         )
-        return _run(repo, out, edit=True, render=render, kernel_compat=kernel_compat)
+
+
+def preview_config(directory: Path) -> tuple[AgentConfig, str]:
+    """The agent.hcl of ``directory`` or of its repository's root, else the four providers
+    with their defaults; and a line saying which."""
+    dot_git = dot_git_above(directory)
+    for place in (directory, dot_git.parent if dot_git is not None else None):
+        if place is not None and (place / "agent.hcl").is_file():
+            return load_agent_config(place / "agent.hcl"), f"providers: {place / 'agent.hcl'}"
+    return (
+        default_agent_config(directory),
+        "providers: no agent.hcl here, so the four providers with their defaults",
+    )
+
+
+def load_script(directory: Path) -> Script:
+    path = directory / ".preview-session.json"
+    data: Any = {}
+    if path.is_file():
+        data = json.loads(path.read_text(encoding="utf-8"))
+    turns = [list(turn.get("files_touched", [])) for turn in data.get("turns", DEFAULT_TURNS)]
+    return Script(turns, str(data.get("note", "")))
 
 
 def _run(
-    directory: Path, out: TextIO, *, edit: bool, render: bool = False, kernel_compat: bool = False
+    directory: Path,
+    config: AgentConfig,
+    script: Script,
+    out: TextIO,
+    *,
+    edit: bool,
+    render: bool = False,
+    kernel_compat: bool = False,
 ) -> int:
-    try:
-        config = load_agent_config(directory / "agent.hcl")
-    except ConfigError as exc:
-        sys.stderr.write(f"error: {exc}\n")
-        return 2
     logs: list[str] = []
-    with open_session(
+    with open_plugins(
         config,
         ceilings=(PREVIEW_MODEL.effective_ceiling,),
         log_sink=logs.append,
         count_tokens=not kernel_compat,
-    ) as session:
+    ) as plugins:
+        if not plugins.slots:
+            sys.stderr.write(
+                "error: no provider could start:\n"
+                + "".join(f"  - {warning}\n" for warning in plugins.warnings)
+            )
+            return EXIT_FAILED
         session_id = str(uuid.uuid4())
         edited: set[str] = set()
-        for number, touched in enumerate(load_turns(directory), start=1):
+        previous: dict[tuple[str, str], str] = {}
+        problems = 0
+        for number, touched in enumerate(script.turns, start=1):
             if edit:
                 touch(directory, [p for p in touched if p not in edited])
                 edited.update(touched)
@@ -130,22 +206,58 @@ def _run(
                 session_id=session_id,
                 turn_id=f"turn-{number}",
             )
-            result = run_turn(session.slots, request)
+            result = run_turn(plugins.slots, request)
             out.write(f"{'=' * 30} turn {number} {'=' * 30}\n")
             out.write(f"files_touched: {', '.join(touched) or '(none)'}\n\n")
-            out.write(result.prompt() + "\n")
-            out.write(render_table(result) + "\n")
-            problems = [f"{o.name}: {p}" for o in result.outcomes for p in o.problems]
-            for line in problems:
-                out.write(f"! {line}\n")
+            out.write(changed_prompt(result, previous, number))
+            out.write(turn_table(result, width=terminal_width()) + "\n")
+            turn_problems = [f"{o.name}: {p}" for o in result.outcomes for p in o.problems]
+            problems += len(turn_problems)
+            out.write("".join(f"! {line}\n" for line in turn_problems))
             if render:
-                out.write("\n" + rendered_turn(session.slots, result))
+                out.write("\n" + rendered_turn(plugins.slots, result))
             out.write("\n")
+            previous = {key_of(s): section_text(s) for s in result.chain}
         if logs:
             out.write("provider logs:\n" + "".join(f"  {line}\n" for line in logs))
-        out.write("warnings:\n")
-        out.write("".join(f"  - {w}\n" for w in session.warnings) or "  (none)\n")
+        out.write(warnings_text(plugins.warnings, problems))
     return 0
+
+
+def key_of(section: Section) -> tuple[str, str]:
+    return (section.provider, section.label)
+
+
+def changed_prompt(result: TurnResult, previous: Mapping[tuple[str, str], str], number: int) -> str:
+    """The turn's assembled prompt; after the first turn, only the sections whose text
+    changed, and one line naming the ones that did not (and the ones gone)."""
+    if number == 1:
+        return result.prompt() + "\n"
+    changed = [s for s in result.chain if previous.get(key_of(s)) != section_text(s)]
+    same = [s for s in result.chain if previous.get(key_of(s)) == section_text(s)]
+    gone = sorted(set(previous) - {key_of(s) for s in result.chain})
+    lines = [assemble_prompt(changed)] if changed else []
+    if same:
+        names = ", ".join(f"{s.provider}: {s.label}" for s in same)
+        lines.append(f"(unchanged since turn {number - 1}: {names})\n")
+    if gone:
+        names = ", ".join(f"{provider}: {label}" for provider, label in gone)
+        lines.append(f"(gone since turn {number - 1}: {names})\n")
+    return "".join(lines) + "\n"
+
+
+def warnings_text(warnings: Sequence[str], problems: int) -> str:
+    """The session's warnings, never "(none)" after problems were shown under the turns."""
+    head = "warnings:"
+    if problems:
+        head += f" {problems} shown under their turns (lines starting with !)"
+    if warnings:
+        return head + "\n" + "".join(f"  - {w}\n" for w in warnings)
+    return head + ("\n" if problems else " none\n")
+
+
+def terminal_width() -> int:
+    return shutil.get_terminal_size((100, 24)).columns
 
 
 DESCRIPTION = """\
@@ -161,12 +273,17 @@ def main(argv: list[str], *, prog: str = "python -m providers preview") -> int:
         prog=prog, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "directory", type=Path, metavar="DIR", help="a repository with an agent.hcl"
+        "directory",
+        type=Path,
+        metavar="DIR",
+        help="a repository, or a directory in one (its agent.hcl, else the four providers)",
     )
     parser.add_argument(
-        "--in-place",
+        "--scratch",
         action="store_true",
-        help="run on DIR as it is (default for a git repository top; otherwise a scratch copy)",
+        help="preview DIR as a project of its own, in a scratch git copy where the "
+        "scripted turns edit the files they touch (default for a folder in no git "
+        "repository; DIR is never written to)",
     )
     parser.add_argument(
         "--render",
@@ -182,7 +299,7 @@ def main(argv: list[str], *, prog: str = "python -m providers preview") -> int:
     return run(
         args.directory,
         sys.stdout,
-        in_place=args.in_place,
+        scratch=args.scratch,
         render=args.render,
         kernel_compat=args.kernel_compat,
     )

@@ -1,10 +1,11 @@
 """Scratch git copies, so a preview shows the directory it was given.
 
 A provider finds its repository by climbing from the working directory to
-the nearest ``.git``. A directory of plain files inside another repository
-(``sample_repo`` in this checkout) would show that other repository, so the
-previews copy such a directory into a fresh git repository with one commit
-and run there; the directory itself is never written to. Nothing here
+the nearest ``.git``, and a preview of a directory means what the kernel
+would make of it: the repository around it. A folder in no repository, or
+one asked for with ``--scratch`` (``sample_repo``, a project of its own
+inside this checkout), is copied into a fresh git repository with one
+commit and previewed there; the folder itself is never written to. Nothing here
 imports grpc: the standalone commands use it too. These git runs write (a
 repository of our own making), which ``repository.gitexec`` never does, so
 they are started here, with its environment rules.
@@ -17,7 +18,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,7 +41,8 @@ shown instead and the command says so."""
 def scratch_repository(source: Path, into: Path) -> Path:
     """A git repository copy of ``source`` with everything committed."""
     target = into / source.name
-    shutil.copytree(source, target, symlinks=True)
+    # A repository's own .git is not copied: the copy gets a history of its own.
+    shutil.copytree(source, target, symlinks=True, ignore=_top_level_git(source))
     # Without GIT_DIR, GIT_WORK_TREE and the like: run from a git hook (or any shell that
     # set them), these commands would commit into the user's repository instead.
     env = {**sanitized_environment(), **_GIT_IDENTITY}
@@ -56,6 +58,13 @@ def scratch_repository(source: Path, into: Path) -> Path:
             env=env,
         )
     return target
+
+
+def _top_level_git(source: Path) -> Callable[[str, list[str]], list[str]]:
+    def ignore(directory: str, names: list[str]) -> list[str]:
+        return [".git"] if Path(directory) == source and ".git" in names else []
+
+    return ignore
 
 
 def more_files_than(directory: Path, limit: int) -> bool:
@@ -79,43 +88,45 @@ def more_files_than(directory: Path, limit: int) -> bool:
 
 @dataclass(frozen=True)
 class Previewed:
-    """Where a standalone preview runs, and the line that tells the user which repository
-    its answer is about."""
+    """Where a preview runs, and the line that tells the user which repository its answer
+    is about."""
 
     working_directory: Path
     note: str
+    scratch: bool = False
+    """A scratch copy of ours: the preview may edit files in it."""
 
 
 @contextlib.contextmanager
-def previewed_repository(directory: Path, *, copy: bool) -> Iterator[Previewed]:
+def previewed_repository(directory: Path, *, scratch: bool = False) -> Iterator[Previewed]:
     """The working directory to preview ``directory`` from.
 
-    ``copy``: ``directory`` was named as the repository to show, so when it has no
-    ``.git`` of its own but lies inside another repository (which the providers would
-    climb to), it is previewed as a scratch git copy, removed on exit. Otherwise, as
-    the kernel would run: the repository around ``directory``, if any.
+    As the kernel would send it: a directory inside a repository means that repository,
+    with the working directory there. A scratch git copy (everything committed, removed
+    on exit, ``directory`` never written to) is made for a folder that is in no git
+    repository, or when ``scratch`` asks for one (``sample_repo`` in our checkout,
+    which is a project of its own inside the checkout's repository).
     """
     directory = directory.resolve()
     dot_git = dot_git_above(directory)
     enclosing = dot_git.parent if dot_git is not None else None
-    if enclosing is None:
-        yield Previewed(directory, f"(repository: none; {directory} is not in a git repository)")
-        return
-    if enclosing == directory or not copy or not directory.is_dir():
-        around = "" if enclosing == directory else f", around working directory {directory}"
+    if enclosing is not None and not scratch:
+        around = "" if enclosing == directory else f", working directory {directory}"
         yield Previewed(directory, f"(repository: {enclosing}{around})")
         return
+    why = ": it is in no git repository" if enclosing is None else " (--scratch)"
     if more_files_than(directory, COPY_LIMIT):
+        shown = f"repository: {enclosing}" if enclosing else "repository: none"
         yield Previewed(
             directory,
-            f"(repository: {enclosing}; {directory} has no .git of its own and over "
-            f"{COPY_LIMIT:,} files, too many to copy, so the repository around it is shown)",
+            f"({shown}; {directory} has over {COPY_LIMIT:,} files, too many for a scratch "
+            "git copy, so it is shown as it is)",
         )
         return
-    with tempfile.TemporaryDirectory(prefix="preview-") as scratch:
-        repo = scratch_repository(directory, Path(scratch))
+    with tempfile.TemporaryDirectory(prefix="preview-") as scratch_dir:
+        repo = scratch_repository(directory, Path(scratch_dir))
         yield Previewed(
             repo,
-            f"(repository: {directory}, as a scratch git copy with everything committed: "
-            f"it has no .git of its own and lies inside {enclosing})",
+            f"(repository: {directory}, as a scratch git copy with everything committed{why})",
+            scratch=True,
         )

@@ -1,10 +1,12 @@
 """A provider run as a command: what it would contribute, without a kernel.
 
-``python -m providers.<name> [--repo DIR] [--in-place] [--budget N]
+``python -m providers.<name> [--repo DIR] [--scratch] [--budget N]
 [--files-touched P ...] [--config JSON] [--json]``. The answer opens with the
-repository it is about: a ``--repo`` with no ``.git`` of its own inside
-another repository is previewed as a scratch git copy (``cli.scratch``), so
-``--repo sample_repo`` shows sample_repo and not the checkout around it.
+repository it is about: ``--repo DIR`` is a working directory as the kernel
+would send it (inside a repository, that repository); a folder in no
+repository, or one named with ``--scratch`` (``--repo sample_repo --scratch``
+shows sample_repo, not the checkout around it), is previewed as a scratch git
+copy (``cli.scratch``).
 Tokens are counted with the kernel's fallback formula (there is no kernel to
 ask). Exit 0 on success; on bad input, exit 2 with a message naming the error
 category.
@@ -99,15 +101,15 @@ def build_parser(entry: ProviderEntry, capabilities: Capabilities) -> argparse.A
         "--repo",
         type=Path,
         metavar="DIR",
-        help="the repository to preview (default: the working directory, as the kernel "
-        "would use it); one with no .git of its own inside another repository is "
-        "previewed as a scratch git copy",
+        help="the working directory to preview, as the kernel would send it: a directory "
+        "inside a repository means that repository (default: the current directory); a "
+        "folder in no git repository is previewed as a scratch git copy",
     )
     parser.add_argument(
-        "--in-place",
+        "--scratch",
         action="store_true",
-        help="use --repo DIR as the kernel would, as a working directory inside the "
-        "repository around it",
+        help="preview --repo DIR as a project of its own: a scratch git copy of it with "
+        "everything committed (DIR is never written to)",
     )
     parser.add_argument(
         "--budget",
@@ -141,13 +143,13 @@ def main(entry: ProviderEntry, argv: list[str]) -> int:
     if not isinstance(config, dict):
         sys.stderr.write("error: invalid_request: --config must be a JSON object\n")
         return EXIT_ERROR
-    named = args.repo is not None
-    repo = (args.repo if named else Path.cwd()).resolve()
-    if repo.exists() and not repo.is_dir():
-        problem = invalid_request(f"--repo {args.repo} is a file, not a directory")
-        sys.stderr.write(f"error: {problem}\n")
+    repo = (args.repo if args.repo is not None else Path.cwd()).expanduser()
+    if not repo.is_dir():
+        what = "is a file, not a directory" if repo.exists() else "does not exist"
+        sys.stderr.write(f"error: {invalid_request(f'--repo {args.repo} {what}')}\n")
         return EXIT_ERROR
-    with previewed_repository(repo, copy=named and not args.in_place) as previewed:
+    repo = repo.resolve()
+    with previewed_repository(repo, scratch=args.scratch) as previewed:
         # JSON readers parse stdout whole: the repository line goes to stderr for them.
         (sys.stderr if args.json else sys.stdout).write(previewed.note + "\n")
         return _preview(provider, args, config, previewed.working_directory, repo)
@@ -191,7 +193,8 @@ def _preview(
         sys.stdout.write(json_format.MessageToJson(message) + "\n")
         return 0
     if not contribution.sections:
-        sys.stdout.write(f"({name}: nothing to contribute for {shown} at budget {budget})\n")
+        why = contribution.why_empty or f"nothing for {shown} at budget {budget}"
+        sys.stdout.write(f"({name}: nothing to contribute: {why})\n")
     total = 0
     for section in contribution.sections:
         total += section.tokens

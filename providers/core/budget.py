@@ -30,7 +30,7 @@ class TokenCounter(Protocol):
     """The kernel's CountTokens for the request's model (cached by the adapter).
 
     ``epoch`` moves on whenever a count was only a stand-in (the call failed for
-    a passing reason): an answer rendered at an older epoch must be counted
+    a passing reason): an answer written at an older epoch must be counted
     again, so providers put it in the key of any answer they reuse.
     """
 
@@ -54,8 +54,8 @@ class FallbackCounter:
         return [fallback_token_count(t) for t in texts]
 
 
-Renderer = Callable[[Sequence[Unit], Sequence[Unit]], tuple[str, ...]]
-"""``render(kept, dropped) -> section texts``; both in priority order.
+Writer = Callable[[Sequence[Unit], Sequence[Unit]], tuple[str, ...]]
+"""``write(kept, dropped) -> section texts``; both in priority order.
 
 One text per section the provider will return (empty texts are skipped); the
 total must grow with ``kept`` for the search to find the largest fit.
@@ -84,33 +84,33 @@ _MAX_CONFIRMATIONS = 8
 
 
 PrefixEstimate = Callable[[int], int]
-"""``estimate(k)``: the local estimate of the rendering of the first ``k`` units."""
+"""``estimate(k)``: the local estimate of the texts of the first ``k`` units."""
 
 
 def fit(
     units: Sequence[Unit],
     budget: int,
-    render: Renderer,
+    write: Writer,
     counter: TokenCounter,
     prefix_estimate: PrefixEstimate | None = None,
 ) -> Fit | None:
-    """Keep the longest priority-order prefix of ``units`` whose rendering fits ``budget``.
+    """Keep the longest priority-order prefix of ``units`` whose texts fit ``budget``.
 
     The budget covers all the section texts together. Returns ``None`` when
-    not even the rendering of zero units fits (or it is empty). The kernel's
+    not even the texts of zero units fit (or it is empty). The kernel's
     count is the judge: a local estimate picks the candidate, the counter
     confirms it, and on disagreement the local target is scaled
     down by the observed ratio and the search runs again.
 
-    A caller that knows each prefix's size without rendering it passes
-    ``prefix_estimate`` (it must equal :func:`estimate` of that rendering):
-    the search then renders only the candidates it confirms.
+    A caller that knows each prefix's size without writing it passes
+    ``prefix_estimate`` (it must equal :func:`estimate` of those texts):
+    the search then writes only the candidates it confirms.
     """
     if budget <= 0:
         return None
 
     def texts_for(k: int) -> tuple[str, ...]:
-        return tuple(t for t in render(units[:k], units[k:]) if t)
+        return tuple(t for t in write(units[:k], units[k:]) if t)
 
     def estimate_for(k: int) -> int:
         return estimate(texts_for(k))
@@ -152,7 +152,7 @@ def _largest_fitting(local: PrefixEstimate, upper: int, target: int) -> int | No
     """Binary search on the local estimate for the largest k in [0, upper] that fits.
 
     Everything is tried first: with nothing left out there is no closing note,
-    so the full rendering can be cheaper than a partial one.
+    so the full text can be cheaper than a partial one.
     """
     if local(upper) <= target:
         return upper

@@ -116,13 +116,3 @@ def _number(name: str, value: Any) -> int | float:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
-
-
-def whole_number(config: Mapping[str, Any], name: str) -> int | None:
-    """A resolved NUMBER attribute declared with ``bounds`` (checked by :func:`resolve_config`)."""
-    value = config.get(name)
-    if value is None:
-        return None
-    if not isinstance(value, int):  # pragma: no cover - resolve_config checked the bounds
-        raise invalid_request(f"config attribute {name!r} must be a whole number")
-    return value

@@ -51,7 +51,7 @@ def contribute(
     """
     turn = check_request(request, deadline or Deadline.for_turn())
     if turn.token_budget == 0:
-        return Contribution()
+        return Contribution(why_empty="the token budget is 0")
     return provider.collect(turn, counter)
 
 

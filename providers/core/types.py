@@ -123,3 +123,6 @@ class Contribution:
     """A provider's answer for one turn: its sections, in the order they join the chain."""
 
     sections: tuple[Section, ...] = field(default_factory=tuple)
+    why_empty: str = ""
+    """With no sections, why (``no convention file in this repository``): the standalone
+    commands and the log say it; the wire has no field for it."""

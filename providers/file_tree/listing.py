@@ -13,9 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from providers.file_tree.memory import LARGE_BLOCK, expect_large_blocks
-from providers.file_tree.packed import PackedPaths
-from providers.file_tree.tree import Tree, parent_dirs
+from providers.file_tree.git_tree import expect_large, submodules_as_repositories, tree_of
+from providers.file_tree.tree import Tree
 from providers.repository.excludes import global_excludes
 from providers.repository.gitexec import GitError, GitRunner
 from providers.repository.ignore import IgnoreRules, PatternSet, read_patterns
@@ -81,6 +80,8 @@ class Listing:
     submodules: frozenset[str] = frozenset()
     """Paths ``.gitmodules`` names (listed as repositories ``name/``)."""
     missing: frozenset[str] = frozenset()
+    partial: str | None = None
+    """Why the walk stopped before it saw everything (``repository.walk``), if it did."""
     built: int = 0
     """The tree's version when listed: it has not been edited since while it is the same."""
     pending: ListingRun | None = None
@@ -141,6 +142,28 @@ def list_tree(root: Path, options: ListingOptions, runner: GitRunner) -> Listing
     return listing
 
 
+@dataclass(frozen=True)
+class _Patterns:
+    """The rules a listing applies besides git's own, and the files they are read from."""
+
+    ignore_files: tuple[Path, ...]
+    lines: tuple[tuple[str, ...], ...]
+    own: PatternSet
+    info_exclude: Path | None
+
+    @classmethod
+    def read(cls, root: Path, options: ListingOptions, gitdir: Path | None) -> _Patterns:
+        ignore_files = own_ignore_files(root, options)
+        lines = own_lines(options, ignore_files)
+        exclude = info_exclude(gitdir) if gitdir is not None else None
+        return cls(ignore_files, lines, PatternSet(*lines), exclude)
+
+    def key_files(self, more: Path | None) -> tuple[Path, ...]:
+        """These files and ``more`` (git's index, or the global excludes file), once each."""
+        found = [*self.ignore_files, self.info_exclude, more]
+        return _unique([path for path in found if path is not None])
+
+
 def list_again(
     root: Path,
     options: ListingOptions,
@@ -149,70 +172,83 @@ def list_again(
 ) -> tuple[Listing, bool]:
     """List ``root`` completely; True when nothing changed since ``previous``.
 
-    An unchanged listing is ``previous`` itself, or a new one sharing its
-    tree, so the tree's version (and the answer rendered from it) carries
-    over. ``previous`` is dropped before a new tree is built: one listing in
-    memory at a time. Raises ``OSError`` when ``root`` itself cannot be read.
+    In a repository git lists it; when git cannot, a walk does. An unchanged
+    listing is ``previous`` itself, or a new one sharing its tree, so the
+    tree's version (and the answer written from it) carries over. ``previous``
+    is dropped before git's tree is built: one listing in memory at a time.
+    Raises ``OSError`` when ``root`` itself cannot be read.
     """
-    ignore_files = own_ignore_files(root, options)
-    lines = own_lines(options, ignore_files)
-    own = PatternSet(*lines)
     gitdir = git_dir(root)
-    exclude = info_exclude(gitdir) if gitdir is not None else None
-    keys: list[Path] = [*ignore_files, *([exclude] if exclude is not None else [])]
-    if gitdir is not None:
-        keys.append(gitdir / "index")
-        try:
-            run = ListingRun(runner, root, on_output=_expect_large)
-            relisting = previous is not None and previous.in_git
-            if relisting:
-                run.start_missing()  # needed at once to tell whether anything changed
-            if (
-                relisting  # a walk's listing is never reused: do not wait for the digest
-                and previous is not None
-                and previous.reusable(run.digest(), lines)
-                and run.missing() == previous.missing
-            ):
+    patterns = _Patterns.read(root, options, gitdir)
+    if gitdir is None:
+        return _walked(root, patterns, runner, previous)
+    relisting = previous is not None and previous.in_git
+    try:
+        run = ListingRun(runner, root, on_output=expect_large)
+        if previous is not None and relisting:
+            run.start_missing()  # needed at once to tell whether anything changed
+            reusable = previous.reusable(run.digest(), patterns.lines)
+            if reusable and run.missing() == previous.missing:
                 return previous, True
-            previous = None
-            tree, unreadable = _model(run)
-            digest = run.digest()
-        except GitError as exc:
-            log.warning("git cannot list %s (%s); walking it instead", root, exc)
-        else:
-            submodules: set[str] = set()
-            if tree.contains(".gitmodules"):
-                submodules = submodule_paths(root)
-                _submodules_as_repositories(tree, submodules)
-            if own:
-                tree.filter(own.excluded)
-            listing = Listing(
-                root=root,
-                tree=tree,
-                in_git=True,
-                unreadable=unreadable,
-                own=own,
-                rules=None,
-                key_files=_unique(keys),
-                ignore_files=ignore_files,
-                info_exclude=exclude,
-                submodules=frozenset(submodules),
-                digest=digest,
-                index=gitdir / "index",
-                tracked_digest=run.tracked_digest(),
-                own_lines=lines,
-                built=tree.version,
-                pending=run,
-            )
-            if relisting:
-                settle_missing(listing)  # already known: the check above needed them
-            return listing, False
-        keys.pop()
+        previous = None
+        tree, unreadable = tree_of(run)
+        digest = run.digest()
+    except GitError as exc:
+        log.warning("git cannot list %s (%s); walking it instead", root, exc)
+        return _walked(root, patterns, runner, previous)
+    listing = _listed_by_git(root, gitdir, patterns, run, tree, unreadable, digest)
+    if relisting:
+        settle_missing(listing)  # already known: the check above needed them
+    return listing, False
+
+
+def _listed_by_git(
+    root: Path,
+    gitdir: Path,
+    patterns: _Patterns,
+    run: ListingRun,
+    tree: Tree,
+    unreadable: int,
+    digest: bytes,
+) -> Listing:
+    """The listing of git's ``tree``: submodules shown as repositories, our patterns
+    applied, and what the next relisting compares against."""
+    submodules: set[str] = set()
+    if tree.contains(".gitmodules"):
+        submodules = submodule_paths(root)
+        submodules_as_repositories(tree, submodules)
+    if patterns.own:
+        tree.filter(patterns.own.excluded)
+    return Listing(
+        root=root,
+        tree=tree,
+        in_git=True,
+        unreadable=unreadable,
+        own=patterns.own,
+        rules=None,
+        key_files=patterns.key_files(gitdir / "index"),
+        ignore_files=patterns.ignore_files,
+        info_exclude=patterns.info_exclude,
+        submodules=frozenset(submodules),
+        digest=digest,
+        index=gitdir / "index",
+        tracked_digest=run.tracked_digest(),
+        own_lines=patterns.lines,
+        built=tree.version,
+        pending=run,
+    )
+
+
+def _walked(
+    root: Path, patterns: _Patterns, runner: GitRunner, previous: Listing | None
+) -> tuple[Listing, bool]:
+    """The listing by a walk applying git's ignore rules; True when it found the same
+    tree as ``previous`` (whose tree it then keeps) and as many unreadable directories."""
     excludes = global_excludes(runner, root)
-    if excludes is not None:
-        keys.append(excludes)
-    rules = IgnoreRules(root, info_exclude=exclude, global_excludes=excludes)
-    walked = walk(root, rules, own=own)
+    rules = IgnoreRules(root, info_exclude=patterns.info_exclude, global_excludes=excludes)
+    walked = walk(root, rules, own=patterns.own)
+    if walked.stopped:
+        log.warning("listing %s stopped %s: the map is partial", root, walked.stopped)
     if walked.unreadable:
         log.warning(
             "%d unreadable directories under %s skipped: %s",
@@ -229,42 +265,16 @@ def list_again(
         tree=tree,
         in_git=False,
         unreadable=len(walked.unreadable),
-        own=own,
+        own=patterns.own,
         rules=rules,
-        key_files=_unique(keys),
-        ignore_files=ignore_files,
-        info_exclude=exclude,
-        own_lines=lines,
+        key_files=patterns.key_files(excludes),
+        ignore_files=patterns.ignore_files,
+        info_exclude=patterns.info_exclude,
+        own_lines=patterns.lines,
+        partial=walked.stopped,
         built=tree.version,
     )
     return listing, same and previous is not None and previous.unreadable == listing.unreadable
-
-
-def _one_by_one(untracked: int, tracked: int) -> bool:
-    """Whether adding the untracked files to the packed tracked ones one at a time
-    (each moves one block) beats packing everything again (about 1,000 adds' worth)."""
-    return untracked <= 16 + tracked // 1000
-
-
-def _model(run: ListingRun) -> tuple[Tree, int]:
-    """The tree of what ``run`` lists, and how many directories git could not read.
-
-    The tracked files come first (the index is quick to read): they are
-    packed while git still walks the work tree for untracked ones, which
-    then join them, so little is left to do once the walk ends.
-    """
-    tracked = run.take_tracked()
-    parents = parent_dirs(tracked)
-    files = PackedPaths.of(tracked)
-    untracked = run.take_untracked()
-    repos = {r.rstrip("/") for r in untracked.repos}
-    parents.update(parent_dirs(untracked.paths), parent_dirs(repos))
-    if _one_by_one(len(untracked.paths) + len(repos), len(files)):
-        for path in (*untracked.paths, *repos):
-            files.add(path)
-    else:
-        files = PackedPaths.of([*files, *untracked.paths, *repos])
-    return Tree.assemble(files, repos, parents), untracked.unreadable
 
 
 def settle_missing(listing: Listing) -> None:
@@ -289,20 +299,6 @@ def settle_missing(listing: Listing) -> None:
     listing.tree.discard(set(missing))
     if unedited:
         listing.built = listing.tree.version
-
-
-def _expect_large(size: int) -> None:
-    """A listing of a megabyte or more: keep its copies returnable (see :mod:`memory`)."""
-    if size >= LARGE_BLOCK:
-        expect_large_blocks()
-
-
-def _submodules_as_repositories(tree: Tree, paths: set[str]) -> None:
-    """git lists a submodule as a plain entry; show it as the repository it is (``name/``)."""
-    for path in paths:
-        if tree.contains(path) and tree.find_dir(path) is None:
-            tree.remove(path)
-            tree.add(path + "/")
 
 
 def _unique(paths: Sequence[Path]) -> tuple[Path, ...]:

@@ -12,7 +12,9 @@ Each turn calls :meth:`LiveListing.refresh`, which asks the watch
   not wait for the watch), unless a rule file or directory time changed;
 - no watch (``watch = false``, it failed, or it died and waits to be
   replaced): the listed directories' times against those stamped after the
-  last listing (:mod:`stamps`); unchanged, the cached listing.
+  last listing (:mod:`stamps`); unchanged, the cached listing;
+- a walk that stopped early (``Listing.partial``: started in ``/`` or a home
+  directory): the cached listing, with no watch and no stamps.
 
 A changed git index, git excludes file or our ignore file always means a
 full re-list, except when only the index changed and the tracked files did
@@ -63,7 +65,6 @@ class LiveListing:
         self._listing: Listing | None = None
         self._keys: _KeyState = ()
         self._generation = 0
-        self.full_listings = 0
 
     @property
     def version(self) -> tuple[int, int]:
@@ -81,6 +82,11 @@ class LiveListing:
             return listing
         if self._listing.pending is not None:
             settle_missing(self._listing)
+        if self._listing.partial:
+            # A walk that stopped early (the file system from /, a home directory) is kept
+            # as it is: no watch on all of that, no stamps, listed again only when a rule
+            # file changes.
+            return self._relist(stamp=False) if self._keys_changed() else self._listing
         report = self._watch.poll()
         if report.status is WatchStatus.JUST_READY:
             return self._relist(stamp=False)
@@ -106,7 +112,8 @@ class LiveListing:
         if pending is not None:
             with contextlib.suppress(GitError):  # settle_missing tries again, and says why
                 pending.start_missing()
-        self._watch.answer_sent()
+        if self._listing is None or not self._listing.partial:
+            self._watch.answer_sent()
 
     def close(self) -> None:
         self._watch.stop()
@@ -136,13 +143,12 @@ class LiveListing:
         started_ns = time.time_ns()
         listing, unchanged = list_again(self.root, self._options, self._runner, previous)
         del previous
-        self._stamps = _stamps_of(listing, started_ns) if stamp else None
+        self._stamps = _stamps_of(listing, started_ns) if stamp and not listing.partial else None
         if not unchanged:
             self._generation += 1
         _trim_after(listing)
         self._listing = listing
         self._keys = _key_state(listing.key_files)
-        self.full_listings += 1
         return listing
 
     def _keys_changed(self) -> bool:

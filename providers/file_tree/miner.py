@@ -61,12 +61,6 @@ class HistoryMiner:
     def close(self) -> None:
         self._closed = True
 
-    def wait(self, timeout: float | None = None) -> None:
-        """Until a mining that is running ends (for tests and benchmarks)."""
-        thread = self._thread
-        if thread is not None:
-            thread.join(timeout)
-
     def _mine(self, head: str | None) -> None:
         known, old = self._commits, self._head
         try:

@@ -11,11 +11,11 @@ import os
 from collections.abc import Collection
 from pathlib import Path
 
-from providers.file_tree.layout import Annotate, display
+from providers.file_tree.tree_text import Annotate, display
 
 
 def annotator(root: Path, submodules: Collection[str]) -> Annotate:
-    """The :data:`~providers.file_tree.layout.Annotate` for ``root``'s listing."""
+    """The :data:`~providers.file_tree.tree_text.Annotate` for ``root``'s listing."""
     base = os.fspath(root)
 
     def annotate(rel: str) -> str | None:

@@ -1,10 +1,12 @@
 """The file tree provider: an orientation map of the repository that fits any budget.
 
-Per Contribute: validate the request -> the live listing of the root
-(``live.py``: cached, kept current by the watcher) -> rank expansion steps
-around ``files_touched`` (``plan.py``) -> fit and render one dynamic section
-(``render.py``). A turn where neither the listing nor the request changed
-returns the previous contribution without walking or running git.
+Per Contribute, each step a collaborator with one job: where the turn is
+(``location.py``: the root and the touched files, normalised) -> the root's
+live listing and history (``root_state.py``; the listing kept current by the
+watcher, ``live.py``) -> where the agent is (``focus.py``: this turn's files,
+per session) -> rank expansion steps (``plan.py``) and fit one dynamic section
+to the budget (``section.py``). A turn where neither the listing nor the
+request changed returns the previous contribution without walking or running git.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,43 +24,27 @@ from providers.core.identity import published_identity
 from providers.core.provider import unless_busy
 from providers.core.render_tree import Node
 from providers.core.request import Turn
-from providers.core.types import (
-    Capabilities,
-    Contribution,
-    Identity,
-    Stability,
-)
-from providers.file_tree.history import History
+from providers.core.types import Capabilities, Contribution, Identity, Section, Stability
+from providers.file_tree.focus import FocusTracker
+from providers.file_tree.listing import Listing
 from providers.file_tree.live import LiveListing
+from providers.file_tree.location import Locator
 from providers.file_tree.miner import HistoryMiner
 from providers.file_tree.notes import annotator
-from providers.file_tree.rank import Focus, order_touched
-from providers.file_tree.render import View, render_section
+from providers.file_tree.rank import Focus
+from providers.file_tree.render import render_file_tree
+from providers.file_tree.root_state import RootState
+from providers.file_tree.section import Presentation, build_section
 from providers.file_tree.settings import (
     DEFAULT_TOKEN_BUDGET,
     NAME,
     SCHEMA,
-    Settings,
     settings_from,
 )
-from providers.file_tree.view import tree_view
 from providers.repository.gitexec import GitRunner
-from providers.repository.layout import RepoRoots
-from providers.repository.paths import normalise_touched
 from providers.watch import WatcherFactory, default_watcher
 
 log = logging.getLogger(__name__)
-
-MAX_SESSIONS = 16
-"""Sessions whose files_touched are remembered at once (sub-agents share a process)."""
-
-
-@dataclass(frozen=True)
-class _Where:
-    """The last request's touched paths, resolved, and what they were resolved from."""
-
-    key: tuple[Path, str, tuple[str, ...]]
-    touched: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -86,17 +72,11 @@ class FileTreeProvider:
     ) -> None:
         self._watcher_factory = watcher_factory
         self._runner = runner if runner is not None else GitRunner(environ)
-        self._settings = Settings()
-        self._live: LiveListing | None = None
+        self._settings = settings_from({})  # an empty provider block: the schema's defaults
+        self._locator = Locator()
+        self._state: RootState | None = None
+        self._focus = FocusTracker()
         self._answer: _Answer | None = None
-        self._where: _Where | None = None
-        self._resolved: tuple[tuple[object, ...], dict[str, str | None]] = ((), {})
-        """Each files_touched entry resolved, for one root and working directory."""
-        self._roots = RepoRoots()
-        self._miner: HistoryMiner | None = None
-        self._miner_root: Path | None = None
-        self._sessions: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
-        """Per session: the last files_touched and the part of it that turn added."""
         self._lock = threading.Lock()
 
     def identity(self) -> Identity:
@@ -116,18 +96,16 @@ class FileTreeProvider:
             self._drop()
 
     def render(self, label: str, text: str) -> Node:
-        """Render: the tree as nested lists of its entries (:func:`tree_view`)."""
-        return tree_view(label, text)
+        """Render: the tree as nested lists of its entries (:func:`render_file_tree`)."""
+        return render_file_tree(label, text)
 
     def answer_sent(self) -> None:
-        """The answer is out: the watcher may start (:meth:`LiveListing.answer_sent`)."""
+        """The answer is out: the watcher may start (:meth:`RootState.answer_sent`)."""
         unless_busy(self._lock, self._answer_sent)
 
     def _answer_sent(self) -> None:
-        if self._live is not None:
-            self._live.answer_sent()
-        if self._miner is not None:
-            self._miner.refresh()
+        if self._state is not None:
+            self._state.answer_sent()
 
     def close(self) -> None:
         """Stop the watcher thread (the plugin process is about to exit)."""
@@ -136,19 +114,17 @@ class FileTreeProvider:
 
     def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
         with self._lock:
-            root, touched = self._located(turn)
-            live = self._live_for(root)
+            root, touched = self._locator.locate(turn)
+            state = self._state_for(root)
             try:
-                listing = live.refresh()
+                listing = state.refresh()
             except OSError as exc:
                 self._drop()
                 raise source_unavailable(f"cannot list {root}: {exc}") from exc
-            miner = self._miner_for(root)
-            focus = self._focus(turn, root, touched, miner.history)
+            focus = self._focus.focus(turn, root, touched, state.history)
             key = (
                 root,
-                live.version,
-                miner.version,
+                *state.version,
                 turn.token_budget,
                 turn.model_id,
                 focus.touched,
@@ -158,83 +134,38 @@ class FileTreeProvider:
             )
             if self._answer is not None and self._answer.key == key:
                 return self._answer.contribution
-            settings = self._settings
-            view = View(
-                root.name or ".",  # the repository's name, never a machine path
-                settings.show_files,
-                settings.max_depth,
-                listing.unreadable,
-                annotator(root, listing.submodules),
-            )
-            section = render_section(listing.tree, view, focus, turn.token_budget, counter)
-            if section is None:
-                log.warning("token budget %d is too small for the file tree", turn.token_budget)
+            section = self._section(root, listing, focus, turn.token_budget, counter)
             contribution = Contribution((section,) if section is not None else ())
             self._answer = _Answer(key, contribution)
             return contribution
 
-    def _focus(
-        self, turn: Turn, root: Path, touched: tuple[str, ...], history: History | None
-    ) -> Focus:
-        """Where the agent is: this turn's files (the ones the kernel's growing list added
-        last), earlier ones, the working directory below the root, and the history."""
-        last = self._sessions.get(turn.session_id)
-        if last is None or last[0] != touched:
-            known = set(last[0]) if last is not None else set()
-            fresh = tuple(p for p in touched if p not in known) or touched
-            self._sessions[turn.session_id] = (touched, fresh)
-            while len(self._sessions) > MAX_SESSIONS:
-                self._sessions.pop(next(iter(self._sessions)))
-        else:
-            fresh = last[1]
-        fresh_set = set(fresh)  # 100,000 paths touched: a set, or the turn is quadratic
-        focus = order_touched(fresh, [p for p in touched if p not in fresh_set])
-        try:
-            cwd = turn.working_directory.resolve().relative_to(root).as_posix()
-        except ValueError:
-            cwd = "."
-        return replace(focus, cwd="" if cwd == "." else cwd, history=history)
+    def _section(
+        self, root: Path, listing: Listing, focus: Focus, budget: int, counter: TokenCounter
+    ) -> Section | None:
+        settings = self._settings
+        presentation = Presentation(
+            root.name or ".",  # the repository's name, never a machine path
+            settings.show_files,
+            settings.max_depth,
+            listing.unreadable,
+            annotator(root, listing.submodules),
+            listing.partial,
+        )
+        section = build_section(listing.tree, presentation, focus, budget, counter)
+        if section is None:
+            log.warning("token budget %d is too small for the file tree", budget)
+        return section
 
-    def _miner_for(self, root: Path) -> HistoryMiner:
-        if self._miner is None or self._miner_root != root:
-            if self._miner is not None:
-                self._miner.close()
-            self._miner = HistoryMiner(root, self._runner)
-            self._miner_root = root
-        return self._miner
-
-    def _located(self, turn: Turn) -> tuple[Path, tuple[str, ...]]:
-        """The root and the normalised ``files_touched``, remembered while the request repeats.
-
-        Normalising resolves paths through the file system (a ``stat`` per
-        component); a repeated request costs the root's memo check only.
-        """
-        root = self._roots.root(turn.working_directory)
-        memo = self._where
-        key = (root, turn.request.working_directory, turn.files_touched)
-        if memo is not None and memo.key == key:
-            return root, memo.touched
-        if self._resolved[0] != key[:2]:
-            self._resolved = (key[:2], {})
-        resolved = self._resolved[1]
-        touched = normalise_touched(
-            root, turn.working_directory, turn.files_touched, resolved
-        ).inside
-        self._where = _Where(key, touched)
-        return root, touched
-
-    def _live_for(self, root: Path) -> LiveListing:
-        if self._live is None or self._live.root != root:
+    def _state_for(self, root: Path) -> RootState:
+        if self._state is None or self._state.root != root:
             self._drop()
             factory = self._watcher_factory if self._settings.watch else None
-            self._live = LiveListing(root, self._settings.listing, self._runner, factory)
-        return self._live
+            live = LiveListing(root, self._settings.listing, self._runner, factory)
+            self._state = RootState(live, HistoryMiner(root, self._runner))
+        return self._state
 
     def _drop(self) -> None:
-        if self._live is not None:
-            self._live.close()
-        if self._miner is not None:
-            self._miner.close()
-        self._live = None
-        self._miner = None
+        if self._state is not None:
+            self._state.close()
+        self._state = None
         self._answer = None

@@ -91,12 +91,6 @@ def _own_factor(name: str, parent: str, is_dir: bool) -> float:
     return 1.0
 
 
-def generated(path: str, is_dir: bool) -> bool:
-    """Generated, vendored or a lock file: shown last, and marked (agents do not edit them)."""
-    name = path.rpartition("/")[2]
-    return (is_dir and name in _GENERATED_DIRS) or (not is_dir and _generated_file(name))
-
-
 def _generated_file(name: str) -> bool:
     return name in _LOCK_FILES or name.endswith(_GENERATED_SUFFIXES)
 
@@ -122,7 +116,7 @@ class Focus:
 
 
 class Weights:
-    """Entry weights for one rendering (directories' computed once each)."""
+    """Entry weights for one section (directories' computed once each)."""
 
     def __init__(self, history: History | None) -> None:
         self._history = history

@@ -1,107 +1,73 @@
-"""Step 4, render: the planned groups fitted to the budget, as one dynamic section.
+"""The section's text as a render tree (Render): nested lists mirroring its indentation.
 
-``core.budget.fit`` keeps the longest prefix of groups whose text fits; each
-candidate is rendered from a fresh :class:`Layout` with that prefix applied,
-so a try costs the size of what it shows, never the size of the tree. The
-planner measured every prefix, so the fitter's search needs no rendering:
-only the candidate it confirms with the kernel's count is drawn.
+Read back from the text ``tree_text`` writes: two spaces a level, every line one
+entry (names that could break a line or fake indentation are quoted). A line
+followed by deeper lines is an expanded directory: a collapsible, shown
+expanded, over a list of its entries; any other line is a text (a file, a
+collapsed directory with its counts). ``... N more`` lines and the closing
+totals are dim. The root's directory and the totals sit side by side in a
+group. Pure and total: text in any other shape still renders, line by line.
+
+Each directory level nests four messages on the wire, and protobuf decoders
+refuse messages nested about 100 deep (upb's default), so below
+:data:`MAX_NESTED_DIRS` levels the lines are listed flat, indentation kept.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from providers.core.budget import TokenCounter, fallback_tokens_for_bytes, fit
-from providers.core.types import Section, Stability, Unit
-from providers.file_tree.layout import Annotate, Layout
-from providers.file_tree.plan import Plan, plan
-from providers.file_tree.rank import Focus
-from providers.file_tree.tree import Tree
+from providers.core.render_tree import Collapsible, Group, ListNode, Node, Text, TextStyle
+from providers.file_tree.tree_text import INDENT
 
-LABEL = "file tree"
-_SLACK_BYTES = 1024
-"""Planning goes this far past the budget (in bytes), in case later steps shrink the text."""
+_MORE = "... "
+_TOTALS = "(shown: "
+MAX_NESTED_DIRS = 16
+"""Directory levels drawn as nested collapsibles; deeper ones are indented text."""
 
 
-@dataclass(frozen=True)
-class View:
-    """How to draw the tree: whatever is not about the listing itself."""
-
-    root_label: str
-    show_files: bool = True
-    max_depth: int | None = None
-    unreadable: int = 0
-    annotate: Annotate | None = None
-    """Symlink targets and repository states for leaves (see :data:`layout.Annotate`)."""
+@dataclass
+class _Line:
+    text: str
+    depth: int
+    children: list[_Line] = field(default_factory=list)
 
 
-def render_section(
-    tree: Tree,
-    view: View,
-    focus: Focus | Sequence[str],
-    budget: int,
-    counter: TokenCounter,
-) -> Section | None:
-    """The file tree section within ``budget`` tokens by ``counter``; None when nothing fits.
-
-    ``focus`` says where the agent is (:class:`~providers.file_tree.rank.Focus`); a plain
-    sequence of paths is files touched this turn, with no history.
-    """
-    if budget <= 0:
-        return None
-    if not isinstance(focus, Focus):
-        focus = Focus(touched=tuple(focus))
-
-    def fresh() -> Layout:
-        return Layout(
-            tree,
-            view.root_label,
-            show_files=view.show_files,
-            unreadable=view.unreadable,
-            annotate=view.annotate,
-        )
-
-    planned = plan(tree, fresh(), focus, view.max_depth, budget * 4 + _SLACK_BYTES)
-    units = _units(planned, budget)
-    texts: dict[int, str] = {}
-
-    def render(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
-        groups = kept[-1].order if kept else 0
-        if groups not in texts:
-            layout = fresh()
-            for group in (planned.base, *planned.groups[:groups]):
-                for step in group:
-                    layout.apply(step, measure=False)
-            texts[groups] = layout.text()
-        return (texts[groups],)
-
-    def prefix_estimate(k: int) -> int:
-        groups = units[k - 1].order if k else 0
-        size = planned.sizes[groups - 1] if groups else planned.base_size
-        return fallback_tokens_for_bytes(size)
-
-    result = fit(units, budget, render, counter, prefix_estimate)
-    if result is None:
-        return None
-    truncated = bool(result.dropped) or not planned.exhausted
-    return Section(LABEL, result.texts[0], result.counts[0], Stability.DYNAMIC, truncated)
+def render_file_tree(label: str, text: str) -> Node:
+    """``label`` is not shown: the section has one, ``file tree``, and the frontend has it."""
+    top: list[_Line] = []
+    open_lines: list[_Line] = []  # the chain of lines the next deeper line nests under
+    for raw in text.rstrip("\n").split("\n"):
+        stripped = raw.lstrip(" ")
+        line = _Line(stripped, (len(raw) - len(stripped)) // len(INDENT))
+        while open_lines and open_lines[-1].depth >= line.depth:
+            open_lines.pop()
+        (open_lines[-1].children if open_lines else top).append(line)
+        open_lines.append(line)
+    return Group(tuple(_node(line) for line in top))
 
 
-def _units(planned: Plan, budget: int) -> list[Unit]:
-    """Units for the fitter: runs of groups, fine just below the local estimate's limit.
+def _node(line: _Line, level: int = 0) -> Node:
+    if not line.children:
+        return _text(line, line.text)
+    if level < MAX_NESTED_DIRS:
+        entries = tuple(_node(child, level + 1) for child in line.children)
+    else:
+        entries = tuple(_flat(line.children, line.depth + 1))
+    return Collapsible(line.text, (ListNode(entries),), collapsed_by_default=False)
 
-    The planner knows every prefix's exact size, so the largest prefix the
-    fallback estimate (ceil(bytes / 4)) allows is known: a unit ends exactly
-    there. Below it, unit ends step down 1, 2, 4, ... groups, so a denser
-    kernel tokenizer still finds a prefix close to the best, while the
-    fitter's search renders a handful of candidates instead of one per group.
-    ``order`` is the number of groups a prefix ending with the unit holds.
-    """
-    best = bisect_right(planned.sizes, budget * 4)
-    ends = {best - (1 << i) for i in range(best.bit_length()) if best - (1 << i) > 0}
-    ends.add(best)
-    if best < len(planned.groups):
-        ends.add(best + 1)  # the first prefix that does not fit
-    return [Unit("", name="expand", order=end) for end in sorted(ends) if end > 0]
+
+def _flat(lines: list[_Line], base: int) -> list[Node]:
+    """``lines`` and everything under them as texts, indented relative to ``base``."""
+    out: list[Node] = []
+    pending = list(reversed(lines))
+    while pending:  # depth first, in order, without recursion
+        line = pending.pop()
+        out.append(_text(line, INDENT * (line.depth - base) + line.text))
+        pending.extend(reversed(line.children))
+    return out
+
+
+def _text(line: _Line, content: str) -> Text:
+    dim = line.text.startswith(_MORE) or (line.depth == 0 and line.text.startswith(_TOTALS))
+    return Text(content, TextStyle.DIM if dim else None)

@@ -1,12 +1,13 @@
-"""The provider's config: schema, defaults written once, and the checks ``configure`` runs."""
+"""The provider's config: schema (the only place defaults are written) and the checks
+``configure`` runs."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from providers.core.config import COMMON_ATTRIBUTES, resolve_config, whole_number
+from providers.core.config import COMMON_ATTRIBUTES, resolve_config
 from providers.core.types import AttrType, ConfigAttribute
 from providers.file_tree.listing import AI_IGNORE_FILES, DEFAULT_IGNORE_FILE, ListingOptions
 
@@ -62,12 +63,15 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
 
 @dataclass(frozen=True)
 class Settings:
-    """The resolved config; a change drops the listing and its watcher."""
+    """The resolved config; a change drops the listing and its watcher. ``settings_from({})``
+    (the schema's defaults) is what an empty provider block means, and what the provider
+    starts with."""
 
-    listing: ListingOptions = field(default_factory=ListingOptions)
-    max_depth: int | None = None
-    show_files: bool = True
-    watch: bool = True
+    listing: ListingOptions
+    max_depth: int | None
+    """None: no limit."""
+    show_files: bool
+    watch: bool
 
 
 def settings_from(config: Mapping[str, Any]) -> Settings:
@@ -77,7 +81,7 @@ def settings_from(config: Mapping[str, Any]) -> Settings:
         ListingOptions(
             tuple(values["exclude"]), values["ignore_file"], tuple(values["ai_ignore_files"])
         ),
-        whole_number(values, "max_depth"),
+        values["max_depth"],
         values["show_files"],
         values["watch"],
     )

@@ -4,13 +4,13 @@ Everything below directory ``d`` sorts between ``d/`` and ``d0`` (``0``
 follows ``/``), so how many files and directories a collapsed directory holds
 is two binary searches each, and building the model costs a sort (git's
 output is already two sorted runs) and one pass for the parent directories.
-Nothing is done per file that the rendering does not show. Files, most of the
+Nothing is done per file that the section does not show. Files, most of the
 memory, are packed into blocks of bytes (:mod:`packed`); directories, a few
 percent of them, are a list. Directories exist only while they hold a file,
 as in git's listing. A leaf in ``repos`` is a nested
 repository, listed as ``name/``.
 
-:class:`Dir` is a view of one directory for the renderer, made on demand and
+:class:`Dir` is one directory as the section's text needs it, made on demand and
 cached until the tree changes.
 """
 
@@ -61,9 +61,9 @@ def parent_dirs(paths: Iterable[str]) -> set[str]:
 
 
 class Dir:
-    """One directory as the renderer sees it: counts, depth, sorted entries.
+    """One directory as the section's text sees it: counts, depth, sorted entries.
 
-    It holds its tree weakly: the tree caches its views, and a cycle would keep
+    It holds its tree weakly: the tree caches its Dirs, and a cycle would keep
     a replaced listing (12 MiB at 300k files) alive until a full collection.
     """
 
@@ -116,7 +116,7 @@ class Dir:
             child = dirs[i]
             slash = child.find("/", cut)
             if slash < 0:
-                out.append((child[cut:], tree.view(child, self)))
+                out.append((child[cut:], tree.dir_at(child, self)))
                 i += 1
             else:
                 i = bisect_left(dirs, child[:slash] + _AFTER_SLASH, i + 1, hi)
@@ -168,7 +168,7 @@ class Tree:
         self._files = PackedPaths()
         self._dirs: list[str] = []
         self._repos: set[str] = set()
-        self._views: dict[str, Dir] = {}
+        self._dir_cache: dict[str, Dir] = {}
         self.version = 0
 
     @classmethod
@@ -217,23 +217,23 @@ class Tree:
 
     @property
     def root(self) -> Dir:
-        return self.view("", None)
+        return self.dir_at("", None)
 
-    def view(self, path: str, parent: Dir | None = None) -> Dir:
-        """The (cached) view of directory ``path``."""
-        found = self._views.get(path)
+    def dir_at(self, path: str, parent: Dir | None = None) -> Dir:
+        """The (cached) :class:`Dir` of directory ``path``."""
+        found = self._dir_cache.get(path)
         if path and parent is None:
-            parent = self.view(_parent(path))
+            parent = self.dir_at(_parent(path))
         if found is None:
-            found = self._views[path] = Dir(self, path, parent)
+            found = self._dir_cache[path] = Dir(self, path, parent)
         else:
-            found.parent = parent  # the parent's view may have been made again after a change
+            found.parent = parent  # the parent's Dir may have been made again after a change
         return found
 
     def find_dir(self, rel: str) -> Dir | None:
         if rel and _find(self._dirs, rel) is None:
             return None
-        return self.view(rel)
+        return self.dir_at(rel)
 
     def contains(self, rel: str) -> bool:
         """Whether ``rel`` is a listed leaf (``name/`` for a repository) or directory."""
@@ -250,9 +250,6 @@ class Tree:
         prefix = path + "/"
         return sum(1 for repo in self._repos if repo.startswith(prefix))
 
-    def is_repository(self, rel: str) -> bool:
-        return rel.rstrip("/") in self._repos
-
     def inside_nested_repository(self, rel: str) -> bool:
         """Whether some ancestor of ``rel`` is a leaf: a nested repository or a gitlink."""
         ancestor = _parent(rel)
@@ -263,24 +260,24 @@ class Tree:
         return False
 
     def _changed(self, at: str | None = None) -> None:
-        """Move the version on; drop the views the change can affect (all, without ``at``).
+        """Move the version on; drop the Dirs the change can affect (all, without ``at``).
 
         A change at ``at`` alters the counts and entries of its ancestors only,
-        and removes whatever was below it: other views stay right, and the
-        next rendering after one created file lists only the directories on its
+        and removes whatever was below it: other Dirs stay right, and the
+        next text after one created file lists only the directories on its
         path again.
         """
         self.version += 1
         if at is None:
-            self._views.clear()
+            self._dir_cache.clear()
             return
         below = at + "/"
-        for path in [p for p in self._views if p == at or p.startswith(below)]:
-            del self._views[path]
+        for path in [p for p in self._dir_cache if p == at or p.startswith(below)]:
+            del self._dir_cache[path]
         ancestor = at
         while ancestor:
             ancestor = _parent(ancestor)
-            self._views.pop(ancestor, None)
+            self._dir_cache.pop(ancestor, None)
 
     def add(self, rel: str) -> bool:
         """Add a leaf (``name/`` for a repository); False when it was already there."""

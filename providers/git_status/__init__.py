@@ -1,7 +1,7 @@
 """git status: branch, operation in progress, changes and recent commits, fresh every turn.
 
 Exports ``GitStatusProvider``, imported lazily so that the plugin's handshake is not
-delayed by the provider's imports. Layout, as in every provider package:
+delayed by the provider's imports. Files, as in every provider package:
 ``settings.py`` (schema, defaults, typed settings), ``provider.py`` (the
 object the adapter calls), ``__main__.py`` (the console script).
 """

@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from providers.git_status.git import Layout
+from providers.git_status.git import RepoLayout
 from providers.repository.sources import FileKey, file_key, read_prefix
 from providers.watch import WatcherFactory, WatchLifecycle
 
@@ -32,7 +32,7 @@ _CLOCK_MARGIN_NS = 100_000_000
 _MAX_KNOWN = 10_000
 
 
-def watch_roots(layout: Layout) -> tuple[Path, ...]:
+def watch_roots(layout: RepoLayout) -> tuple[Path, ...]:
     """The fewest directories whose recursive watch covers the tree and all of git's state."""
     candidates = sorted(
         {p for p in (layout.toplevel, layout.git_dir, layout.common_dir) if p is not None}
@@ -47,7 +47,7 @@ def watch_roots(layout: Layout) -> tuple[Path, ...]:
 class Freshness:
     """Per repository: the watch lifecycle plus the stat guard; ``changed()`` once per turn."""
 
-    def __init__(self, layout: Layout, factory: WatcherFactory | None) -> None:
+    def __init__(self, layout: RepoLayout, factory: WatcherFactory | None) -> None:
         self._layout = layout
         self._watch = WatchLifecycle(watch_roots(layout), factory)
         self._guard: tuple[object, ...] | None = None

@@ -21,7 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from providers.core.errors import ErrorCategory, ProviderError, invalid_request, source_unavailable
-from providers.repository.gitexec import GitBlocked, GitRunner, GitStartError, GitTimeout, Running
+from providers.repository.gitexec import (
+    GitBlocked,
+    GitRefused,
+    GitRunner,
+    GitStartError,
+    GitTimeout,
+    Running,
+)
 from providers.repository.layout import DOT_GIT, dot_git_above, looks_like_git_dir, upwards
 from providers.repository.sources import read_prefix
 
@@ -48,8 +55,13 @@ class NotARepository(Exception):
     """The directory is in no repository: not an error, the provider contributes nothing."""
 
 
+class RepositoryRefused(Exception):
+    """git is not run in this repository (``repository.guard`` says why): the section
+    says so instead of the status."""
+
+
 @dataclass(frozen=True)
-class Layout:
+class RepoLayout:
     """Where a repository's pieces are, all absolute.
 
     ``git_dir`` is per worktree (HEAD, index, rebase state); ``common_dir``
@@ -91,7 +103,7 @@ _UNUSUAL_CONFIG = re.compile(
 """Settings that move the work tree or make the repository bare, or pull in other files."""
 
 
-def plain_layout(working_directory: Path) -> Layout | None:
+def plain_layout(working_directory: Path) -> RepoLayout | None:
     """The layout of the most common repository without running git; None when unsure.
 
     Sure means: the nearest ``.git`` above ``working_directory`` is a real
@@ -119,7 +131,7 @@ def plain_layout(working_directory: Path) -> Layout | None:
     config = read_prefix(dot_git / "config", _CONFIG_READ_LIMIT + 1)
     if config is None or len(config) > _CONFIG_READ_LIMIT or _UNUSUAL_CONFIG.search(config):
         return None
-    return Layout(dot_git, dot_git, candidate, bare=False)
+    return RepoLayout(dot_git, dot_git, candidate, bare=False)
 
 
 class Git:
@@ -144,13 +156,23 @@ class Git:
         """Start ``git -C cwd args...`` without waiting; :meth:`GitRun.output` waits."""
         try:
             running = self._runner.start(cwd, args, ok_codes=None)
+        except GitRefused as exc:
+            raise RepositoryRefused(str(exc)) from None
         except GitStartError as exc:
             raise source_unavailable(
                 f"cannot run git {self.executable!r}: {exc.__cause__ or exc}"
             ) from exc
         return GitRun(self, cwd, args, running)
 
-    def discover(self, working_directory: Path) -> Layout | None:
+    def dropped_filters(self, cwd: Path) -> tuple[str, ...]:
+        """Filter drivers the repository's own config sets that git runs without (no
+        process: what the guard decided for ``cwd``'s last run)."""
+        try:
+            return self._runner.safety(cwd).dropped_filters
+        except GitRefused as exc:
+            raise RepositoryRefused(str(exc)) from None
+
+    def discover(self, working_directory: Path) -> RepoLayout | None:
         """Where the repository containing ``working_directory`` is; None when there is none.
 
         The common case needs no process (:func:`plain_layout`); otherwise
@@ -188,7 +210,7 @@ class Git:
                 "(a path with a newline in it?)"
             )
         toplevel = None if no_tree else Path(lines[4])
-        return Layout(Path(lines[2]), Path(lines[3]), toplevel, lines[0] == "true")
+        return RepoLayout(Path(lines[2]), Path(lines[3]), toplevel, lines[0] == "true")
 
     def _execute(self, cwd: Path, args: tuple[str, ...]) -> tuple[int, bytes, bytes]:
         return self.start(cwd, *args).result()
@@ -327,8 +349,9 @@ def _what(args: tuple[str, ...]) -> str:
 __all__ = [
     "DEFAULT_TIMEOUT_MS",
     "Git",
-    "Layout",
     "NotARepository",
+    "RepoLayout",
+    "RepositoryRefused",
     "classify_failure",
     "find_executable",
     "might_be_repository",

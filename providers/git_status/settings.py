@@ -1,4 +1,5 @@
-"""The provider's config schema and its checked, defaulted values: defaults live here only."""
+"""The provider's config: schema (the only place defaults are written) and the checks
+``configure`` runs."""
 
 from __future__ import annotations
 
@@ -6,15 +7,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from providers.core.config import COMMON_ATTRIBUTES, resolve_config, whole_number
+from providers.core.config import COMMON_ATTRIBUTES, resolve_config
 from providers.core.errors import invalid_request
 from providers.core.types import AttrType, ConfigAttribute
-from providers.git_status.git import DEFAULT_TIMEOUT_MS, find_executable
+from providers.git_status.git import DEFAULT_TIMEOUT_MS
 
 NAME = "git-status"
 DEFAULT_TOKEN_BUDGET = 800
-DEFAULT_RECENT_COMMITS = 5
-DEFAULT_MAX_ENTRIES = 200
 UNTRACKED_MODES = ("all", "normal", "no")
 
 SCHEMA: tuple[ConfigAttribute, ...] = (
@@ -23,7 +22,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "recent_commits",
         AttrType.NUMBER,
         "How many of the latest commits to list (short sha and subject); 0 for none.",
-        default=DEFAULT_RECENT_COMMITS,
+        default=5,
         bounds=(0, 1000),
     ),
     ConfigAttribute(
@@ -37,7 +36,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "max_entries",
         AttrType.NUMBER,
         "At most this many changed paths are listed one per line; more are grouped by directory.",
-        default=DEFAULT_MAX_ENTRIES,
+        default=200,
         bounds=(0, 100_000),
         zero_is_default=True,
     ),
@@ -68,16 +67,22 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
 
 @dataclass(frozen=True)
 class Settings:
-    git: str = "git"
-    recent_commits: int = DEFAULT_RECENT_COMMITS
-    untracked: str = "normal"
-    max_entries: int = DEFAULT_MAX_ENTRIES
-    timeout_ms: int = DEFAULT_TIMEOUT_MS
-    watch: bool = True
+    """The resolved config; ``settings_from({})`` (the schema's defaults) is what an empty
+    provider block means, and what the provider starts with."""
+
+    git: str
+    """As configured: a name looked up on PATH, or a path (the provider finds it when it
+    builds its :class:`~providers.git_status.git.Git`)."""
+    recent_commits: int
+    untracked: str
+    max_entries: int
+    timeout_ms: int
+    watch: bool
 
 
 def settings_from(raw: Mapping[str, Any]) -> Settings:
-    """Resolve and check ``raw`` (the decoded ``provider`` block); the git path is resolved."""
+    """Resolve and check ``raw`` (the decoded ``provider`` block); ``invalid_request`` naming
+    what is wrong."""
     config = resolve_config(SCHEMA, raw)
     untracked = config["untracked"]
     if untracked not in UNTRACKED_MODES:
@@ -86,10 +91,10 @@ def settings_from(raw: Mapping[str, Any]) -> Settings:
             f"(got {untracked!r})"
         )
     return Settings(
-        git=find_executable(config["git"]),
-        recent_commits=whole_number(config, "recent_commits") or 0,
+        git=config["git"],
+        recent_commits=config["recent_commits"],
         untracked=untracked,
-        max_entries=whole_number(config, "max_entries") or 0,
-        timeout_ms=whole_number(config, "timeout_ms") or DEFAULT_TIMEOUT_MS,
+        max_entries=config["max_entries"],
+        timeout_ms=config["timeout_ms"],
         watch=config["watch"],
     )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from providers.core.errors import ErrorCategory, ProviderError
-from providers.git_status.git import BlockedByFifo, Git, GitRun, Layout
+from providers.git_status.git import BlockedByFifo, Git, GitRun, RepoLayout
 from providers.git_status.history import Commit, parse_log
 from providers.git_status.operation import Operation, read_operations
 from providers.git_status.porcelain import PorcelainError, Status, parse
@@ -58,10 +58,22 @@ LFS_NOTE = (
 )
 
 
+def filter_note(names: tuple[str, ...]) -> str:
+    """What a user sees when the repository's own config sets filter commands (never run)."""
+    listed = ", ".join(names)
+    plural = "s" if len(names) > 1 else ""
+    return (
+        f"filter{plural} {listed} not run: the repository's own config sets it, and "
+        "repository config runs no programs here; files it filters may show as modified"
+    )
+
+
 class Snapshotter:
     """Takes snapshots of one repository, caching what only changes with refs or HEAD."""
 
-    def __init__(self, git: Git, layout: Layout, *, untracked: str, recent_commits: int) -> None:
+    def __init__(
+        self, git: Git, layout: RepoLayout, *, untracked: str, recent_commits: int
+    ) -> None:
         self._git = git
         self._layout = layout
         self._untracked = untracked
@@ -80,7 +92,8 @@ class Snapshotter:
         if layout.toplevel is None:
             return self._bare()
         early = self._log_alongside(layout.toplevel)
-        notes: list[str] = []
+        dropped = self._git.dropped_filters(layout.toplevel)
+        notes: list[str] = [filter_note(dropped)] if dropped else []
         try:
             status = parse(self._status(layout.toplevel, notes))
         except PorcelainError as exc:

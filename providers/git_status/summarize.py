@@ -20,7 +20,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from providers.core.budget import Renderer, TokenCounter, fit
+from providers.core.budget import TokenCounter, Writer, fit
 from providers.core.left_out import join_blocks
 from providers.core.types import Unit
 from providers.git_status.entries import (
@@ -64,7 +64,7 @@ _TERSE_NOTE = "[Token budget: cut; see `git status` and `git log`.]"
 
 @dataclass(frozen=True)
 class Options:
-    """What the rendering depends on besides the snapshot and the budget."""
+    """What the text depends on besides the snapshot and the budget."""
 
     untracked_shown: bool = True
     max_entries: int | None = None
@@ -82,7 +82,7 @@ class Summary:
 def summarize(
     snapshot: Snapshot, budget: int, counter: TokenCounter, options: Options = Options()
 ) -> Summary | None:
-    """The most detailed rendering that fits ``budget``; None when not even the header fits."""
+    """The most detailed text that fits ``budget``; None when not even the header fits."""
     changes = categorise(snapshot.status) if snapshot.status is not None else {}
     head = [Unit("\n".join(header_lines(snapshot)), group=_HEADER)]
     if snapshot.status is not None:
@@ -139,7 +139,7 @@ class _Lines:
         return self._cache[key]
 
     def count(self, category: Category, level: Detail) -> int:
-        """How many lines ``category`` takes at ``level``, without rendering them."""
+        """How many lines ``category`` takes at ``level``, without writing them."""
         if level is _F:
             return len(self._changes.get(category, ()))
         if level is _N:
@@ -151,7 +151,7 @@ class _Lines:
         return self._counts[key]
 
     def least_tokens(self, detail: Sequence[Detail], head: Sequence[Unit]) -> int:
-        """A cheap lower bound of a plan's rendering with every entry kept."""
+        """A cheap lower bound of a plan's text with every entry kept."""
         size = sum(len(unit.text) + 1 for unit in head)
         for category, level in zip(Category, detail, strict=True):
             size += self.count(category, level) * _MIN_LINE_BYTES[level]
@@ -204,26 +204,26 @@ def _fit(
     """``fit()`` under one plan: the summary and how many units it kept."""
     collapsed = lines.collapsed(detail)
     lists = sum(1 for category in Category if lines.count(category, _F))
-    result = fit(units, budget, _renderer(detail, collapsed, lists, terse=terse), counter)
+    result = fit(units, budget, _writer(detail, collapsed, lists, terse=terse), counter)
     if result is None:
         return None
     summary = Summary(result.texts[0], result.counts[0], result.truncated or bool(collapsed))
     return summary, len(result.kept)
 
 
-def _renderer(
+def _writer(
     detail: Sequence[Detail],
     collapsed: Sequence[tuple[Category, Detail]],
     lists: int,
     *,
     terse: bool,
-) -> Renderer:
+) -> Writer:
     headings = {
         category: f"{category.value.capitalize()}{_HEADINGS[level]}:"
         for category, level in zip(Category, detail, strict=True)
     }
 
-    def render(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
+    def write(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
         if not kept or kept[0].group != _HEADER:
             return ("",)
         blocks = [unit.text for unit in kept if unit.group in (_HEADER, _COUNTS)]
@@ -240,7 +240,7 @@ def _renderer(
             blocks.append(_note(dropped, collapsed, lists))
         return (join_blocks(blocks),)
 
-    return render
+    return write
 
 
 def _note(dropped: Sequence[Unit], collapsed: Sequence[tuple[Category, Detail]], lists: int) -> str:
@@ -277,7 +277,7 @@ def _note(dropped: Sequence[Unit], collapsed: Sequence[tuple[Category, Detail]],
 
 
 def _rough_tokens(units: Sequence[Unit]) -> int:
-    """A lower bound of the rendering's fallback count, computed without rendering."""
+    """A lower bound of the text's fallback count, computed without writing it."""
     return sum(len(unit.text.encode("utf-8")) + 1 for unit in units) // 4
 
 

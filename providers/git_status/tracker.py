@@ -14,7 +14,7 @@ from pathlib import Path
 from providers.core.budget import TokenCounter
 from providers.core.types import Contribution, Section, Stability
 from providers.git_status.freshness import Freshness
-from providers.git_status.git import Git, Layout
+from providers.git_status.git import Git, RepoLayout
 from providers.git_status.settings import Settings
 from providers.git_status.snapshot import Snapshot, Snapshotter
 from providers.git_status.summarize import Options, summarize
@@ -30,7 +30,7 @@ class RepoTracker:
     def __init__(
         self,
         working_directory: Path,
-        layout: Layout,
+        layout: RepoLayout,
         git: Git,
         settings: Settings,
         watcher_factory: WatcherFactory | None,

@@ -115,7 +115,6 @@ class TokenCountCache:
         self._lock = threading.Lock()
         self._logged: set[str] = set()
         self._unimplemented = False
-        self.calls = 0
         self.epoch = 0
         """How many counts so far fell back for a passing failure."""
 
@@ -148,7 +147,6 @@ class TokenCountCache:
             kernel_pb2.CountTokensRequest(content=[text_block(t)], model_ref=model_ref)
             for t in texts
         ]
-        self.calls += len(requests)
         answers: list[Callable[[], kernel_pb2.CountTokensResult]]
         if len(requests) == 1:  # the usual case: a blocking call costs less than a future
             answers = [lambda: stub.CountTokens(requests[0], timeout=_CALL_TIMEOUT_S)]

@@ -1,1 +1,3 @@
-"""The kernel's side: launching plugins, the callback server, the chain, agent.hcl, preview."""
+"""The PluggableHarness kernel's side, as our reference host plays it: launching plugins
+over go-plugin, the callback server (CountTokens, Log), the chain and its checks,
+``agent.hcl``, and the preview session. No shell command lives here (``cli``)."""

@@ -27,7 +27,7 @@ from typing import Any
 
 from providers.core.identity import SOURCE
 from providers.host.decode import BLOCK_MARK
-from providers.registry import by_published
+from providers.registry import PROVIDERS, by_published
 
 
 class ConfigError(ValueError):
@@ -47,6 +47,8 @@ class AgentConfig:
     path: Path
     providers: tuple[ProviderDeclaration, ...]
     dev_overrides: Mapping[str, str] = field(default_factory=dict)
+    declared: bool = True
+    """False: there is no agent.hcl at ``path``; these are the bundle's defaults."""
 
 
 def _load_hcl(path: Path) -> dict[str, Any]:
@@ -169,6 +171,29 @@ def load_agent_config(path: Path, *, global_config: Path | None = None) -> Agent
         for name in order
     ]
     return AgentConfig(path, tuple(declarations), overrides)
+
+
+DEFAULT_VERSION = "~> 0.1"
+
+
+def default_agent_config(directory: Path, *, global_config: Path | None = None) -> AgentConfig:
+    """The four providers with their defaults, static before dynamic, as a repository with
+    no ``agent.hcl`` of its own gets them (nothing is written into it)."""
+    declarations = tuple(
+        ProviderDeclaration(entry.package, f"{SOURCE}/{entry.published}", DEFAULT_VERSION, {})
+        for entry in PROVIDERS
+    )
+    overrides = load_dev_overrides(global_config or _default_global_config())
+    return AgentConfig(directory / "agent.hcl", declarations, overrides, declared=False)
+
+
+def repository_agent_config(directory: Path, *, global_config: Path | None = None) -> AgentConfig:
+    """``directory/agent.hcl`` when there is one (its errors are the user's to see), else
+    the four providers with their defaults (:attr:`AgentConfig.declared` says which)."""
+    path = directory / "agent.hcl"
+    if path.is_file():
+        return load_agent_config(path, global_config=global_config)
+    return default_agent_config(directory, global_config=global_config)
 
 
 def load_dev_overrides(path: Path | None) -> dict[str, str]:

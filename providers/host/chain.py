@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import grpc
@@ -26,6 +27,9 @@ from providers.host.callback_server import kernel_token_count
 from providers.host.launcher import PluginProcess
 
 CONTRIBUTE_TIMEOUT_S = 30.0
+
+Section = content_pb2.ContextSection
+"""A section as it travels the chain (the wire type)."""
 
 
 @dataclass
@@ -63,41 +67,66 @@ class TurnResult:
     def prompt(self) -> str:
         return assemble_prompt(self.chain)
 
+    def texts(self) -> list[tuple[str, str, str]]:
+        """``(provider, label, text)`` of each accepted section, in chain order: the chain
+        without protobuf, for hosts that place sections themselves."""
+        return [(s.provider, s.label, section_text(s)) for s in self.chain]
+
 
 def run_turn(slots: Sequence[Slot], base: ContextRequest) -> TurnResult:
     chain: list[content_pb2.ContextSection] = []
     outcomes: list[Outcome] = []
     for slot in slots:
-        outcome = Outcome(slot.name, slot.budget)
-        request = request_to_proto(
-            ContextRequest(
-                token_budget=slot.budget,
-                working_directory=base.working_directory,
-                model_target=base.model_target,
-                files_touched=base.files_touched,
-                session_id=base.session_id,
-                turn_id=base.turn_id,
-                history_tokens=base.history_tokens,
-                assembled_tokens_last_turn=base.assembled_tokens_last_turn,
-            )
-        )
-        request.prior_sections.extend(chain)
-        started = time.perf_counter()
-        try:
-            response = slot.plugin.stub.Contribute(request, timeout=CONTRIBUTE_TIMEOUT_S)
-        except grpc.RpcError as call:
-            outcome.seconds = time.perf_counter() - started
-            error = context_error_from(call)
-            category = category_from_wire(error.category).value if error else "unknown"
-            outcome.error_category = category
-            detail = error.message if error else str(call)
-            outcome.problems.append(f"Contribute failed ({category}): {detail}")
-            outcomes.append(outcome)
-            continue
-        outcome.seconds = time.perf_counter() - started
-        chain = accept(slot.name, slot.budget, slot.compactor, chain, response, outcome)
+        chain, outcome = contribute(slot, base, chain)
         outcomes.append(outcome)
     return TurnResult(chain, outcomes)
+
+
+def run_each(slots: Sequence[Slot], base: ContextRequest) -> TurnResult:
+    """Every provider asked at once, each with an empty chain: for a host that adds each
+    section on its own (an agent client's hook) rather than assembling one prompt, so no
+    provider waits for the one before it. The result's chain is in slot order."""
+    if len(slots) < 2:
+        return run_turn(slots, base)
+    with ThreadPoolExecutor(max_workers=len(slots), thread_name_prefix="contribute") as pool:
+        done = list(pool.map(lambda slot: contribute(slot, base, []), slots))
+    return TurnResult(
+        [section for chain, _ in done for section in chain], [outcome for _, outcome in done]
+    )
+
+
+def contribute(
+    slot: Slot, base: ContextRequest, chain: list[content_pb2.ContextSection]
+) -> tuple[list[content_pb2.ContextSection], Outcome]:
+    """One provider's Contribute after ``chain``, checked as the kernel checks it; the
+    chain that goes on, and what happened."""
+    outcome = Outcome(slot.name, slot.budget)
+    request = request_to_proto(
+        ContextRequest(
+            token_budget=slot.budget,
+            working_directory=base.working_directory,
+            model_target=base.model_target,
+            files_touched=base.files_touched,
+            session_id=base.session_id,
+            turn_id=base.turn_id,
+            history_tokens=base.history_tokens,
+            assembled_tokens_last_turn=base.assembled_tokens_last_turn,
+        )
+    )
+    request.prior_sections.extend(chain)
+    started = time.perf_counter()
+    try:
+        response = slot.plugin.stub.Contribute(request, timeout=CONTRIBUTE_TIMEOUT_S)
+    except grpc.RpcError as call:
+        outcome.seconds = time.perf_counter() - started
+        error = context_error_from(call)
+        category = category_from_wire(error.category).value if error else "unknown"
+        outcome.error_category = category
+        detail = error.message if error else str(call)
+        outcome.problems.append(f"Contribute failed ({category}): {detail}")
+        return chain, outcome
+    outcome.seconds = time.perf_counter() - started
+    return accept(slot.name, slot.budget, slot.compactor, chain, response, outcome), outcome
 
 
 def accept(

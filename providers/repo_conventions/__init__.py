@@ -1,7 +1,7 @@
 """repo conventions: the repository's convention files (AGENTS.md, CLAUDE.md, ...), static.
 
 Exports ``RepoConventionsProvider``, imported lazily so that the plugin's handshake is not
-delayed by the provider's imports. Layout, as in every provider package:
+delayed by the provider's imports. Files, as in every provider package:
 ``settings.py`` (schema, defaults, typed settings), ``provider.py`` (the
 object the adapter calls), ``__main__.py`` (the console script).
 """

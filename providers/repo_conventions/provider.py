@@ -1,9 +1,9 @@
-"""The repo conventions provider: discover -> load -> render, cached by file keys.
+"""The repo conventions provider: discover -> load -> fit, cached by file keys.
 
 1. discover: which convention files exist (``discover.py``), in precedence order,
    then the rule files that always apply (``always_rules.py``), in stated order;
 2. load: read, strip, expand imports (:mod:`providers.rules.expand`);
-3. render: one section per distinct file, fitted to the budget by whole
+3. fit: one section per distinct file, fitted to the budget by whole
    markdown units, the root file's opening sections first; what is left out is
    named in a closing note.
 
@@ -45,13 +45,12 @@ from providers.repo_conventions.settings import (
     DEFAULT_TOKEN_BUDGET,
     NAME,
     SCHEMA,
-    Settings,
     settings_from,
 )
 from providers.repository.layout import RepoRoots
 from providers.repository.sources import FileKey, Unavailable
 from providers.rules.conventions import HUMAN_CONVENTION_FILES, cwd_convention_paths
-from providers.rules.expand import MARKDOWN_SUFFIXES, Loaded, dependency_keys, load
+from providers.rules.expand import MARKDOWN_SUFFIXES, Expanded, dependency_keys, load_expanded
 
 log = logging.getLogger(__name__)
 
@@ -74,11 +73,11 @@ class RepoConventionsProvider:
     """Static context from the repository's convention files."""
 
     def __init__(self) -> None:
-        self._settings = Settings()
+        self._settings = settings_from({})  # an empty provider block: the schema's defaults
         self._cache: _Cached | None = None
         self._roots = RepoRoots()
         self._always = AlwaysRules()
-        self._files: dict[str, Loaded] = {}
+        self._files: dict[str, Expanded] = {}
         """Each file as last loaded (with its imports), reused while none of them changed."""
         self._files_root: Path | None = None
 
@@ -99,7 +98,7 @@ class RepoConventionsProvider:
         return markdown_section(label, text)
 
     def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
-        epoch = counter.epoch  # before rendering: a stand-in count moves it on
+        epoch = counter.epoch  # before fitting: a stand-in count moves it on
         root = self._roots.root(turn.working_directory)
         patterns = self._patterns(root, turn.working_directory)
         deadline = turn.deadline
@@ -130,7 +129,7 @@ class RepoConventionsProvider:
         )
         if not found and not self._settings.explicit:
             notes.extend(_human_conventions(root))
-        contribution = _render(loaded, notes, turn.token_budget, counter)
+        contribution = _fitted(loaded, notes, turn.token_budget, counter)
         deps = tuple(dependencies)
         if not complete:  # what this turn had no time for comes next turn
             self._cache = None
@@ -156,11 +155,11 @@ class RepoConventionsProvider:
 
     def _load_all(
         self, root: Path, found: Sequence[str], deadline: Deadline
-    ) -> tuple[list[Loaded], list[str], dict[str, None], bool]:
+    ) -> tuple[list[Expanded], list[str], dict[str, None], bool]:
         """Load every file once; drop duplicates (same inode or same expanded text).
         Files loaded on earlier turns and unchanged since are reused, so a turn that
         runs out of time leaves less to do for the next; the flag says all were read."""
-        loaded: list[Loaded] = []
+        loaded: list[Expanded] = []
         notes: list[str] = []
         dependencies: dict[str, None] = {}
         inodes: set[tuple[int, int]] = set()
@@ -171,7 +170,7 @@ class RepoConventionsProvider:
         unread = 0
         for path in found:
             known = memo.get(path)
-            result: Loaded | Unavailable
+            result: Expanded | Unavailable
             if known is not None and dependency_keys(tuple(known.dependencies)) == tuple(
                 known.dependencies.values()
             ):
@@ -181,8 +180,8 @@ class RepoConventionsProvider:
                 dependencies[str(root / path)] = None
                 continue
             else:
-                result = load(root, path, self._settings.policy, deadline)
-            if isinstance(result, Loaded) and result.complete:
+                result = load_expanded(root, path, self._settings.policy, deadline)
+            if isinstance(result, Expanded) and result.complete:
                 self._files[path] = result
             if isinstance(result, Unavailable):
                 log.warning("convention file %s", result.describe())
@@ -220,21 +219,21 @@ def _human_conventions(root: Path) -> list[str]:
     ]
 
 
-def _units(item: Loaded) -> list[Unit]:
+def _units(item: Expanded) -> list[Unit]:
     if item.path.lower().endswith(MARKDOWN_SUFFIXES):
         return split_units(item.text, item.path)
     return split_lines(item.text, item.path)
 
 
-def _render(
-    loaded: Sequence[Loaded], notes: Sequence[str], budget: int, counter: TokenCounter
+def _fitted(
+    loaded: Sequence[Expanded], notes: Sequence[str], budget: int, counter: TokenCounter
 ) -> Contribution:
     """One section per file; the budget covers them all; the note closes the last one."""
     units = [unit for item in loaded for unit in _units(item)]
     order = [item.path for item in loaded]
     problems = "\n".join(notes) + "\n" if notes else ""
 
-    def render(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
+    def write(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
         by_file: dict[str, list[Unit]] = {path: [] for path in order}
         for unit in kept:
             by_file[unit.group].append(unit)
@@ -252,14 +251,17 @@ def _render(
                 texts[last] = texts[last].rstrip("\n") + "\n\n" + closing
         return tuple(texts)
 
-    result = fit(units, budget, render, counter)
+    if not units and not notes:
+        return Contribution(why_empty="no convention file in this repository")
+    result = fit(units, budget, write, counter)
     if result is None:
-        if units or notes:
-            log.warning("token budget %d is too small for any convention content", budget)
-        return Contribution()
-    rendered = render(result.kept, result.dropped)
-    labels = [path for path, text in zip(order, rendered, strict=False) if text]
-    if len(rendered) > len(order):
+        log.warning("token budget %d is too small for any convention content", budget)
+        return Contribution(
+            why_empty=f"the token budget {budget} is too small for any convention content"
+        )
+    written = write(result.kept, result.dropped)
+    labels = [path for path, text in zip(order, written, strict=False) if text]
+    if len(written) > len(order):
         labels.append("convention files")
     cut = {u.group for u in result.dropped} | ({"convention files"} if result.dropped else set())
     sections = tuple(

@@ -1,13 +1,14 @@
-"""The provider's config: schema, defaults written once, and the checks ``configure`` runs."""
+"""The provider's config: schema (the only place defaults are written) and the checks
+``configure`` runs."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from providers.core.config import COMMON_ATTRIBUTES, resolve_config, whole_number
+from providers.core.config import COMMON_ATTRIBUTES, resolve_config
 from providers.core.errors import invalid_request
 from providers.core.types import AttrType, ConfigAttribute
 from providers.repo_conventions.discover import DEFAULT_PATHS, unresolved
@@ -17,7 +18,6 @@ from providers.rules.expand import DEFAULT_MAX_IMPORT_DEPTH, ImportPolicy
 
 NAME = "repo-conventions"
 DEFAULT_TOKEN_BUDGET = 4000
-DEFAULT_MAX_FILE_BYTES = DEFAULT_MAX_BYTES
 MAX_IMPORT_DEPTH = 64
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """The most ``max_file_bytes`` may allow: never load an unbounded file."""
@@ -57,7 +57,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "max_file_bytes",
         AttrType.NUMBER,
         "Files larger than this are not read (reported instead).",
-        default=DEFAULT_MAX_FILE_BYTES,
+        default=DEFAULT_MAX_BYTES,
         bounds=(0, MAX_FILE_BYTES),
         zero_is_default=True,
     ),
@@ -66,13 +66,14 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
 
 @dataclass(frozen=True)
 class Settings:
-    """The resolved config; the defaults here are what an empty provider block means."""
+    """The resolved config; ``settings_from({})`` (the schema's defaults) is what an empty
+    provider block means, and what the provider starts with."""
 
-    patterns: tuple[str, ...] = DEFAULT_PATHS
-    explicit: bool = False
+    patterns: tuple[str, ...]
+    explicit: bool
     """Whether ``paths`` was declared: then each must name something."""
-    policy: ImportPolicy = field(default_factory=ImportPolicy)
-    always_rules: bool = True
+    policy: ImportPolicy
+    always_rules: bool
 
 
 def settings_from(config: Mapping[str, Any]) -> Settings:
@@ -84,8 +85,6 @@ def settings_from(config: Mapping[str, Any]) -> Settings:
     repository root.
     """
     values = resolve_config(SCHEMA, config)
-    depth = whole_number(values, "max_import_depth")
-    max_bytes = whole_number(values, "max_file_bytes")
     patterns = tuple(values["paths"])
     explicit = bool(config.get("paths"))  # null or [] (a zero value): the default list
     if explicit:
@@ -99,9 +98,9 @@ def settings_from(config: Mapping[str, Any]) -> Settings:
         patterns,
         explicit,
         ImportPolicy(
-            max_depth=DEFAULT_MAX_IMPORT_DEPTH if depth is None else depth,
+            max_depth=values["max_import_depth"],
             allowed_roots=allowed,
-            max_bytes=DEFAULT_MAX_FILE_BYTES if max_bytes is None else max_bytes,
+            max_bytes=values["max_file_bytes"],
         ),
-        bool(values["always_rules"]),
+        values["always_rules"],
     )

@@ -2,13 +2,14 @@
 
 Needed where we apply git's rules ourselves (a walk outside a repository,
 judging a new path without a process); inside a repository ``ls-files``
-applies them for us.
+applies them for us. Only the user's own config names it: a repository's
+``core.excludesFile`` could point anywhere outside it (issue 20), and git
+run by us is made to ignore it too (``guard``).
 """
 
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 
 from providers.repository.gitexec import GitError, GitRunner
@@ -18,13 +19,14 @@ log = logging.getLogger(__name__)
 
 
 def excludes_file(runner: GitRunner, cwd: Path) -> Path | None:
-    """``core.excludesFile`` from git's config, ``~`` expanded; None when unset."""
-    code, out, _ = runner.run(
-        cwd, ["config", "--path", "--get", "core.excludesFile"], ok_codes=(0, 1)
-    )
-    value = os.fsdecode(out).rstrip("\n")
-    if code != 0 or not value:
+    """``core.excludesFile`` from the user's config (``~`` expanded, relative paths from
+    ``cwd``, as git takes them); None when unset."""
+    value = runner.user_config(cwd).get("core.excludesfile")
+    if not value:
         return None
+    home = runner.environ.get("HOME")
+    if home and (value == "~" or value.startswith("~/")):
+        value = home + value[1:]
     path = Path(value)
     return path if path.is_absolute() else cwd / path
 

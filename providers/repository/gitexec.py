@@ -13,7 +13,13 @@ The repository is untrusted (the agent may open anything), so every run:
 - drops the environment variables that point git at another repository
   (``git rev-parse --local-env-vars``), so the kernel's environment cannot
   redirect us. The global config (``GIT_CONFIG_GLOBAL``, ``HOME``) is kept:
-  git's global excludes file is part of what it lists.
+  git's global excludes file is part of what it lists;
+- runs only in a repository :mod:`guard` has vetted, with its settings: no
+  program the repository's config names (filters, hooks, signing, transports)
+  and no file outside it (includes, excludes and attributes files); elsewhere
+  :class:`GitRefused`, and the caller does without git;
+- gives ``diff``, ``log`` and ``show`` ``--no-ext-diff --no-textconv``: no
+  external diff, ``diff.<driver>.command`` or textconv program runs.
 
 Failures come out as :class:`GitError` subclasses; each provider turns them
 into its own errors (the git status provider into ``source_unavailable``).
@@ -29,6 +35,9 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+from providers.repository.gitconfig import USER_CONFIG_ARGS, user_values
+from providers.repository.guard import NO_REPOSITORY, Refused, RepositoryGuard, Safety
 
 DEFAULT_TIMEOUT_S = 60.0
 """Generous: ``ls-files`` over 300k files takes about a second on a cold cache."""
@@ -70,9 +79,31 @@ GLOBAL_OPTIONS = (
     "core.quotepath=false",
 )
 
+NO_PROGRAMS = ("--no-ext-diff", "--no-textconv")
+SUBCOMMAND_OPTIONS = {"diff": NO_PROGRAMS, "log": NO_PROGRAMS, "show": NO_PROGRAMS}
+"""Options each of these subcommands gets first: they could run the repository's external
+diff (``diff.external``, ``diff.<driver>.command``) or textconv programs."""
+
+
+def with_subcommand_options(args: Sequence[str]) -> list[str]:
+    """``args`` with :data:`SUBCOMMAND_OPTIONS` after the subcommand (past any ``-c k=v``)."""
+    out = list(args)
+    at = 0
+    while at < len(out) and out[at].startswith("-"):
+        at += 2 if out[at] == "-c" else 1
+    if at < len(out):
+        out[at + 1 : at + 1] = SUBCOMMAND_OPTIONS.get(out[at], ())
+    return out
+
 
 class GitError(Exception):
     """git could not answer (missing, not a repository, refused, timed out)."""
+
+
+class GitRefused(GitError):
+    """git is not run in this repository (:mod:`guard` says why): its config or layout
+    would make git run a program of its choosing, read outside it, or show another
+    directory's files as its own."""
 
 
 class GitStartError(GitError):
@@ -200,6 +231,7 @@ class GitRunner:
         self._env = sanitized_environment(environ)
         self._executable = executable
         self._timeout = timeout
+        self._guard = RepositoryGuard(self._launch, self._env)
 
     @property
     def environ(self) -> Mapping[str, str]:
@@ -215,6 +247,23 @@ class GitRunner:
         """Seconds each run may take before it is killed."""
         return self._timeout
 
+    def safety(self, cwd: Path) -> Safety:
+        """What git run in ``cwd`` is given (:class:`GitRefused` where it is not run)."""
+        try:
+            return self._guard.check(Path(cwd))
+        except Refused as exc:
+            raise GitRefused(f"git is not run in {cwd}: {exc}") from None
+
+    def user_config(self, cwd: Path) -> Mapping[str, str]:
+        """The user's own git config (system and global, last value of each key), never the
+        repository's; read from ``cwd`` so their ``includeIf`` conditions see it."""
+        try:
+            running = self.start(cwd, USER_CONFIG_ARGS, ok_codes=None)
+        except GitRefused:
+            return self._guard.user_config_outside()
+        code, out, _ = running.wait()
+        return user_values(out) if code == 0 else {}
+
     def start(
         self,
         cwd: Path,
@@ -227,6 +276,28 @@ class GitRunner:
 
         ``ok_codes`` None accepts any exit code (the caller classifies it).
         """
+        env = {**self._env, **self.safety(cwd).env}
+        return self._spawn(cwd, with_subcommand_options(args), env, stdin, ok_codes)
+
+    def _launch(
+        self,
+        cwd: Path,
+        args: Sequence[str],
+        env: Mapping[str, str],
+        ok_codes: tuple[int, ...] = (0,),
+    ) -> bytes:
+        """The guard's own runs (reading config, listing gitlinks): stdout, or GitError."""
+        full = {**self._env, **NO_REPOSITORY.env, **env}
+        return self._spawn(cwd, args, full, None, ok_codes).wait()[1]
+
+    def _spawn(
+        self,
+        cwd: Path,
+        args: Sequence[str],
+        env: Mapping[str, str],
+        stdin: bytes | None,
+        ok_codes: tuple[int, ...] | None,
+    ) -> Running:
         argv = [self._executable, *GLOBAL_OPTIONS, "-C", os.fspath(cwd), *args]
         try:
             process = subprocess.Popen(
@@ -234,7 +305,7 @@ class GitRunner:
                 stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                env=self._env,
+                env=env,
                 start_new_session=True,  # so a timeout can kill git and its children
             )
         except OSError as exc:
@@ -341,9 +412,11 @@ __all__ = [
     "FIXED_ENV",
     "GLOBAL_OPTIONS",
     "REPOSITORY_ENV",
+    "SUBCOMMAND_OPTIONS",
     "GitBlocked",
     "GitError",
     "GitExitError",
+    "GitRefused",
     "GitRunner",
     "GitStartError",
     "GitTimeout",
@@ -351,4 +424,5 @@ __all__ = [
     "kill_all",
     "sanitized_environment",
     "waits_for_fifo",
+    "with_subcommand_options",
 ]

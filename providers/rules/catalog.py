@@ -30,7 +30,7 @@ from providers.repository.paths import confine
 from providers.repository.sources import FileKey, file_keys, stat_key
 from providers.rules.dialects import Dialect
 from providers.rules.load import (
-    Loaded,
+    LoadResult,
     Problem,
     Reader,
     Rule,
@@ -47,7 +47,7 @@ MAX_RULE_FILES = 5_000
 
 _ABSENT = object()
 
-_Load = Callable[[str], Loaded]
+_Load = Callable[[str], LoadResult]
 
 
 class Catalog:
@@ -204,7 +204,7 @@ class Catalog:
             prefix = prefix.rpartition("/")[0]
         return changed
 
-    def _nested(self, rel: str) -> Loaded:
+    def _nested(self, rel: str) -> LoadResult:
         dialect = self.colocated.get(PurePosixPath(rel).name)
         if dialect is not None:
             return load_colocated(self.root, rel, dialect, self._reader)
@@ -322,7 +322,7 @@ class Catalog:
         else:
             self.problems[rel] = problem
 
-    def _store(self, rel: str, loaded: Loaded) -> None:
+    def _store(self, rel: str, loaded: LoadResult) -> None:
         self.rules.pop(rel, None)
         self.problems.pop(rel, None)
         if isinstance(loaded, Rule):

@@ -67,7 +67,7 @@ class ImportPolicy:
 
 
 @dataclass
-class Loaded:
+class Expanded:
     """One convention file with its imports expanded, plus every file it depended on."""
 
     path: str
@@ -99,9 +99,9 @@ class _Work:
         return None
 
 
-def load(
+def load_expanded(
     root: Path, path: str, policy: ImportPolicy, deadline: Deadline = NEVER
-) -> Loaded | Unavailable:
+) -> Expanded | Unavailable:
     """Read ``path`` (repo-relative) and expand its imports."""
     source = read_text(root, Path(path), max_bytes=policy.max_bytes)
     if isinstance(source, Unavailable):
@@ -111,9 +111,9 @@ def load(
 
 def expand_source(
     root: Path, source: SourceText, policy: ImportPolicy, deadline: Deadline = NEVER
-) -> Loaded:
+) -> Expanded:
     """An already read file with its imports expanded (for callers with their own reader)."""
-    loaded = Loaded(path=source.path, text="", key=source.key)
+    loaded = Expanded(path=source.path, text="", key=source.key)
     loaded.dependencies[str(source.absolute)] = source.key
     work = _Work(policy, deadline)
     loaded.text = _expand(root, source, work, loaded, chain=(source.absolute,))
@@ -142,7 +142,7 @@ def _expand(
     root: Path,
     source: SourceText,
     work: _Work,
-    loaded: Loaded,
+    loaded: Expanded,
     chain: tuple[Path, ...],
 ) -> str:
     if source.absolute.suffix.lower() not in MARKDOWN_SUFFIXES:
@@ -183,7 +183,7 @@ def _import(
     importer: SourceText,
     target: str,
     work: _Work,
-    loaded: Loaded,
+    loaded: Expanded,
     chain: tuple[Path, ...],
 ) -> str:
     """The expanded text of one import, or the one-line note that replaces it."""

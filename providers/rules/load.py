@@ -29,7 +29,8 @@ from providers.repository.sources import FileKey, SourceText, Unavailable, read_
 from providers.rules.dialects import Dialect, ScopeKind
 from providers.rules.expand import ImportPolicy, expand_source
 from providers.rules.frontmatter import FrontMatterError, parse_front_matter
-from providers.rules.globs import GlobError, GlobMatch, GlobSet, parse_globs
+from providers.rules.glob_match import GlobMatch
+from providers.rules.globs import GlobError, GlobSet, parse_globs
 
 log = logging.getLogger(__name__)
 
@@ -109,11 +110,12 @@ class Problem:
     key: FileKey | None = None
 
 
-Loaded = Rule | Problem | None
-"""``None``: a file that is not ours to inject (manual, empty, not a rule)."""
+LoadResult = Rule | Problem | None
+"""What loading one rule file gives: the rule, a problem to report, or ``None`` for a
+file that is not ours to inject (manual, empty, not a rule)."""
 
 
-def load_nested(root: Path, rel: str, reader: Reader) -> Loaded:
+def load_nested(root: Path, rel: str, reader: Reader) -> LoadResult:
     """A nested ``AGENTS.md``-style file, scoped to its own directory's subtree."""
     source = reader(root, Path(rel))
     if isinstance(source, Unavailable):
@@ -163,7 +165,7 @@ def _description(meta: Mapping[str, Any]) -> str:
 
 def load_rule(
     root: Path, rel: str, dialect: Dialect, reader: Reader, *, warn: bool = True
-) -> Loaded:
+) -> LoadResult:
     """A rule file under a rule directory, scoped by ``dialect``'s front matter.
 
     ``warn``: log a rule that cannot be applied (scoped docs reports those; repo
@@ -216,7 +218,7 @@ def colocated_patterns(directory: str, patterns: tuple[str, ...]) -> tuple[str, 
     )
 
 
-def load_colocated(root: Path, rel: str, dialect: Dialect, reader: Reader) -> Loaded:
+def load_colocated(root: Path, rel: str, dialect: Dialect, reader: Reader) -> LoadResult:
     """A Continue ``rules.md`` below the root, scoped to its directory (and its globs,
     matched as ``dialect``, Continue's, matches them)."""
     read = _front_matter(root, rel, reader, dialect.glob_keys, True)

@@ -6,7 +6,7 @@ the rules not yet active. A rule that changed on disk is the one exception:
 it is matched again against every path seen so far.
 
 A turn matches new paths until its deadline (each may mean reading a nested
-doc); the rest wait in :attr:`Session.backlog` and go first on the next turn.
+doc); the rest wait in :attr:`SessionDocs.backlog` and go first on the next turn.
 """
 
 from __future__ import annotations
@@ -16,10 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from providers.core.deadline import NEVER, Deadline
+from providers.core.lru import LruMap
 from providers.rules.catalog import Catalog
-from providers.rules.globs import GlobMatch
+from providers.rules.glob_match import GlobMatch
 from providers.rules.load import Rule
 from providers.scoped_docs.index import RuleIndex
+
+MAX_CACHED_ENTRIES = 20_000
+"""Formatted entries a session keeps; past that the least recently used go (it is only a
+cache)."""
 
 
 @dataclass(frozen=True)
@@ -45,8 +50,8 @@ def ancestors(path: str) -> list[str]:
     return found
 
 
-class Session:
-    """One agent session's view: the paths seen and the docs they activated."""
+class SessionDocs:
+    """One agent session's docs: the paths it touched and the docs they activated."""
 
     def __init__(self) -> None:
         self.seen: dict[str, None] = {}
@@ -64,10 +69,8 @@ class Session:
         self.in_hand: dict[str, dict[str, GlobMatch]] = {}
         """Per file in hand (``fresh``): the docs whose scope holds it and why, found
         through the index, so ranking never matches every fresh path against every doc."""
-        self.entries: dict[tuple[object, ...], Any] = {}
+        self.entries: LruMap[tuple[object, ...], Any] = LruMap(MAX_CACHED_ENTRIES)
         """Formatted index entries by (doc, its version, why, idle turns): see ``priority``."""
-        self.match_calls = 0
-        """How many (path, rule) matches ran: lets tests see that matching is incremental."""
         self.backlog: list[str] = []
         """New paths a turn had no time to match: the next turn takes them first."""
 
@@ -163,7 +166,6 @@ class Session:
         """Match ``rule`` against the file in hand ``path``; activate it on a first match."""
         if rule.path in docs:
             return
-        self.match_calls += 1
         found = rule.match(path)
         if found is None:
             return
@@ -172,7 +174,6 @@ class Session:
             self.active[rule.path] = Activation(rule.path, path, found)
 
     def _try(self, rule: Rule, path: str) -> bool:
-        self.match_calls += 1
         found = rule.match(path)
         if found is None:
             return False

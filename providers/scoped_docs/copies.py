@@ -19,7 +19,7 @@ from pathlib import Path
 
 from providers.repository.sources import FileKey, Unavailable, file_key, stat_key
 from providers.rules.conventions import ROOT_CONVENTION_FILES, cwd_convention_paths
-from providers.rules.expand import ImportPolicy, load
+from providers.rules.expand import ImportPolicy, load_expanded
 from providers.rules.load import Rule
 
 
@@ -48,7 +48,7 @@ class ConventionCopies:
             if key is None:
                 continue
             files.add((key.device, key.inode))
-            loaded = load(root, path, ImportPolicy())
+            loaded = load_expanded(root, path, ImportPolicy())
             if not isinstance(loaded, Unavailable) and loaded.text.strip():
                 texts.add(loaded.text)
         changed = frozenset(files) != self._files or frozenset(texts) != self._texts

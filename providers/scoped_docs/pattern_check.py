@@ -15,7 +15,7 @@ from pathlib import Path
 
 from providers.repository.files import list_repo_files
 from providers.repository.wildmatch import matcher, path_bytes
-from providers.rules.globs import Inclusion, specificity
+from providers.rules.glob_match import Inclusion, specificity
 from providers.rules.load import Rule
 
 log = logging.getLogger(__name__)

@@ -23,13 +23,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from providers.rules.globs import GlobMatch
+from providers.rules.glob_match import GlobMatch
 from providers.rules.load import Rule
-from providers.scoped_docs.activation import Activation, Session
-from providers.scoped_docs.layout import Entry, always_entry, entry_for
-
-MAX_CACHED_ENTRIES = 20_000
-"""Formatted entries a session keeps; past that the cache starts over (it is only a cache)."""
+from providers.scoped_docs.activation import Activation, SessionDocs
+from providers.scoped_docs.sections import Entry, always_entry, entry_for
 
 RETIRE_AFTER = 3
 """Turns without a touch in a doc's scope before it retires to the index."""
@@ -43,7 +40,7 @@ class Ranked:
     retired: tuple[Entry, ...]
 
 
-def rank(session: Session, rules: Mapping[str, Rule], always: Sequence[Rule] = ()) -> Ranked:
+def rank(session: SessionDocs, rules: Mapping[str, Rule], always: Sequence[Rule] = ()) -> Ranked:
     active = {path: a for path, a in session.active.items() if path in rules}
     placed: dict[str, Entry] = {}
     per_file = [
@@ -75,16 +72,16 @@ def rank(session: Session, rules: Mapping[str, Rule], always: Sequence[Rule] = (
     return Ranked(tuple(placed.values()), tuple(sorted(retired, key=lambda e: e.rule.path)))
 
 
-def _entry(session: Session, rule: Rule, activation: Activation, *, retired: bool = False) -> Entry:
+def _entry(
+    session: SessionDocs, rule: Rule, activation: Activation, *, retired: bool = False
+) -> Entry:
     """``entry_for`` (or the retired form), made once per doc version and reason: with a
     thousand active docs, formatting them anew was most of a turn."""
     key = (id(rule), activation, retired)  # the cached entry holds the rule: ids stay unique
     entry = session.entries.get(key)
     if entry is None:
         entry = _retired(rule, activation) if retired else entry_for(rule, activation)
-        if len(session.entries) > MAX_CACHED_ENTRIES:
-            session.entries.clear()
-        session.entries[key] = entry
+        session.entries.put(key, entry)
     return entry
 
 

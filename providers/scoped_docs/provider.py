@@ -4,7 +4,7 @@
    files looked up per touched directory; a watcher says what to re-read;
 2. match (``activation.py``): only paths new this turn, against rules not yet
    active (``index.py`` prefilters); a doc once active stays active;
-3. render (``layout.py``): one DYNAMIC section per doc, most specific first,
+3. fit (``sections.py``): one DYNAMIC section per doc, most specific first,
    fitted to the budget, with an index of what was left out and why.
 
 A turn with no new path and no change on disk reads nothing and returns the
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 from providers.core.budget import TokenCounter
 from providers.core.deadline import Deadline
 from providers.core.identity import published_identity
+from providers.core.lru import LruMap
 from providers.core.provider import unless_busy
 from providers.core.render_tree import Node, markdown_section
 from providers.core.request import Turn
@@ -34,18 +34,18 @@ from providers.rules.catalog import Catalog
 from providers.rules.conventions import cwd_chain
 from providers.rules.load import CONTINUE_COLOCATED, Reader, Rule, default_reader
 from providers.rules.order import in_builtin_rule_dir, precedence, stated_order
-from providers.scoped_docs.activation import Session
+from providers.scoped_docs.activation import SessionDocs
 from providers.scoped_docs.copies import ConventionCopies
 from providers.scoped_docs.index import RuleIndex
-from providers.scoped_docs.layout import (
+from providers.scoped_docs.pattern_check import PatternCheck
+from providers.scoped_docs.priority import rank
+from providers.scoped_docs.sections import (
     UNFINISHED_HEADER,
     Listed,
     build_sections,
     on_request,
     unmatched,
 )
-from providers.scoped_docs.pattern_check import PatternCheck
-from providers.scoped_docs.priority import rank
 from providers.scoped_docs.settings import (
     DEFAULT_TOKEN_BUDGET,
     NAME,
@@ -64,7 +64,8 @@ _PATTERN_CHUNK = 100
 """Rules whose patterns are checked between two looks at the deadline."""
 
 MAX_SESSIONS = 16
-"""Sessions remembered at once (sub-agents share a process); the oldest is forgotten."""
+"""Sessions remembered at once (sub-agents share a process); the least recently used is
+forgotten (:class:`~providers.core.lru.LruMap`)."""
 
 
 @dataclass
@@ -75,6 +76,14 @@ class _Turn:
     version: tuple[int, int]
     """The catalog's version and what repo conventions sends (its copies' version)."""
     contribution: Contribution
+
+
+@dataclass
+class _Session:
+    """One session's docs and the answer it was last given."""
+
+    docs: SessionDocs
+    last: _Turn | None = None
 
 
 class _RootState:
@@ -91,7 +100,7 @@ class _RootState:
         )
         self.watch = watch
         self.index = RuleIndex(())
-        self.sessions: OrderedDict[str, tuple[Session, _Turn | None]] = OrderedDict()
+        self.sessions: LruMap[str, _Session] = LruMap(MAX_SESSIONS)
         self.patterns = PatternCheck(root)
         self.copies = ConventionCopies()
         self.unmatched: list[tuple[str, str]] = []
@@ -99,15 +108,8 @@ class _RootState:
         self.unchecked: set[str] = set()
         """Rules changed on a turn with no time left to check their patterns."""
 
-    def session(self, session_id: str) -> Session:
-        if session_id in self.sessions:
-            self.sessions.move_to_end(session_id)
-            return self.sessions[session_id][0]
-        session = Session()
-        self.sessions[session_id] = (session, None)
-        while len(self.sessions) > MAX_SESSIONS:
-            self.sessions.popitem(last=False)
-        return session
+    def session(self, session_id: str) -> _Session:
+        return self.sessions.get_or_add(session_id, lambda: _Session(SessionDocs()))
 
 
 class ScopedDocsProvider:
@@ -125,7 +127,7 @@ class ScopedDocsProvider:
         self._watcher_factory: WatcherFactory = watcher_factory or default_watcher
         self._watch_start_timeout = watch_start_timeout
         self._reader = reader
-        self._settings = Settings()
+        self._settings = settings_from({})  # an empty provider block: the schema's defaults
         self._state: _RootState | None = None
         self._lock = threading.Lock()
         self._roots = RepoRoots()
@@ -159,8 +161,8 @@ class ScopedDocsProvider:
             scan = deadline.part(0.5)
             state = self._state_for(root, scan)
             self._sync(state, scan)
-            session = state.session(turn.session_id)
-            _, previous = state.sessions[turn.session_id]
+            remembered = state.session(turn.session_id)
+            session, previous = remembered.docs, remembered.last
             new = session.new_entries(str(working_directory), turn.files_touched)
             inside = normalise_touched(root, working_directory, new).inside if new else ()
             changed = session.refresh(state.catalog)
@@ -176,8 +178,8 @@ class ScopedDocsProvider:
                 and previous.version == version
             ):
                 return previous.contribution
-            contribution = self._render(state, session, turn.token_budget, counter)
-            state.sessions[turn.session_id] = (session, _Turn(key, version, contribution))
+            contribution = self._sections(state, session, turn.token_budget, counter)
+            remembered.last = _Turn(key, version, contribution)
             state.watch.answer_computed()
             return contribution
 
@@ -231,8 +233,8 @@ class ScopedDocsProvider:
     def _after_change(self, state: _RootState, changed: set[str], deadline: Deadline) -> None:
         rules = [state.catalog.rules[p] for p in sorted(state.catalog.rules)]
         state.index = RuleIndex(rules, previous=state.index)
-        for session, _ in state.sessions.values():
-            session.pending |= changed
+        for remembered in state.sessions.values():
+            remembered.docs.pending |= changed
         state.unchecked |= changed
         self._check_patterns(state, deadline)
 
@@ -251,13 +253,13 @@ class ScopedDocsProvider:
         rules = [state.catalog.rules[p] for p in sorted(changed) if p in state.catalog.rules]
         rules = [r for r in rules if r.globs is not None]
         if rules:
-            seen = {p for session, _ in state.sessions.values() for p in session.seen}
+            seen = {p for remembered in state.sessions.values() for p in remembered.docs.seen}
             found = state.patterns.check(rules, seen)
             checked = {r.path for r in rules}
             kept = [(rule, p) for rule, p in state.unmatched if rule not in checked]
             state.unmatched = sorted({*kept, *found})
 
-    # -- render -----------------------------------------------------------
+    # -- sections ---------------------------------------------------------
 
     def _always(self, rules: Mapping[str, Rule]) -> list[Rule]:
         """The always-apply rules shown here, in the stated order. With ``leave``, those in
@@ -272,8 +274,8 @@ class ScopedDocsProvider:
         order = stated_order(mine, precedence(self._settings.rule_dirs))
         return [rules[path] for path in order]
 
-    def _render(
-        self, state: _RootState, session: Session, budget: int, counter: TokenCounter
+    def _sections(
+        self, state: _RootState, session: SessionDocs, budget: int, counter: TokenCounter
     ) -> Contribution:
         catalog = state.catalog
         rules = {p: r for p, r in catalog.rules.items() if not state.copies.holds(r)}

@@ -1,20 +1,20 @@
-"""The provider's config: schema, defaults in one place, and the checks ``configure`` runs."""
+"""The provider's config: schema (the only place defaults are written) and the checks
+``configure`` runs."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from providers.core.config import COMMON_ATTRIBUTES, resolve_config, whole_number
+from providers.core.config import COMMON_ATTRIBUTES, resolve_config
 from providers.core.errors import invalid_request
 from providers.core.types import AttrType, ConfigAttribute
 from providers.rules.dialects import BUILTIN_RULE_DIRS, DIALECTS, Dialect
 
 NAME = "scoped-docs"
 DEFAULT_TOKEN_BUDGET = 2000
-DEFAULT_NESTED_NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
 ALWAYS_APPLY_CHOICES = ("ours", "leave")
 DIALECT_OFF = "off"
 
@@ -25,7 +25,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         AttrType.LIST_STRING,
         "Convention file names looked for in every directory between a touched file "
         "and the repository root (the root itself belongs to repo-conventions).",
-        default=DEFAULT_NESTED_NAMES,
+        default=("AGENTS.md", "CLAUDE.md", "GEMINI.md"),
         zero_is_default=True,
     ),
     ConfigAttribute(
@@ -62,21 +62,21 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
 
 @dataclass(frozen=True)
 class Settings:
-    """Resolved config; the defaults here are what an empty provider block means."""
+    """The resolved config; ``settings_from({})`` (the schema's defaults) is what an empty
+    provider block means, and what the provider starts with."""
 
-    nested_names: tuple[str, ...] = DEFAULT_NESTED_NAMES
-    rule_dirs: Mapping[str, Dialect] = field(
-        default_factory=lambda: {d: DIALECTS[n] for d, n in BUILTIN_RULE_DIRS}
-    )
-    always_apply: str = "leave"
-    max_docs: int | None = None
-    watch: bool = True
+    nested_names: tuple[str, ...]
+    rule_dirs: Mapping[str, Dialect]
+    """The built-in rule directories with ``rule_dirs``' changes applied."""
+    always_apply: str
+    max_docs: int | None
+    """None: no limit."""
+    watch: bool
 
 
 def settings_from(config: Mapping[str, Any]) -> Settings:
     """Check the decoded provider block; raise ``invalid_request`` naming what is wrong."""
     values = resolve_config(SCHEMA, config)
-    max_docs = whole_number(values, "max_docs")
     names = tuple(values["nested_names"])
     for name in names:
         if not name or "/" in name or "\\" in name or name in (".", ".."):
@@ -98,7 +98,7 @@ def settings_from(config: Mapping[str, Any]) -> Settings:
                 f"rule_dirs[{raw_dir!r}]: unknown dialect {dialect!r} "
                 f"(known: {', '.join([*DIALECTS, DIALECT_OFF])})"
             )
-    return Settings(names, rule_dirs, always_apply, max_docs, bool(values["watch"]))
+    return Settings(names, rule_dirs, always_apply, values["max_docs"], values["watch"])
 
 
 def _rule_dir(raw: str) -> str:

@@ -1,5 +1,6 @@
-"""All watching: what changed (``changes``), the one lifecycle (``lifecycle``), and one
-backend per module (``inotify`` on Linux, ``watchfiles_backend`` elsewhere)."""
+"""All watching: what changed (``changes``), the one lifecycle (``lifecycle``), what every
+backend shares (``backend``), and one backend per module (``inotify`` on Linux,
+``watchfiles_backend`` elsewhere)."""
 
 from providers.watch.changes import MAX_PENDING, Changes, Watcher, WatcherFactory
 from providers.watch.lifecycle import (

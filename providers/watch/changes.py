@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-GIT_NOISE = ("/.git/objects/", "/.git/logs/")
+GIT_NOISE = (".git/objects", ".git/logs")
 """Object and reflog writes (background ``git gc``, fetches) change no provider's output;
-refs, HEAD and the index, which do, live elsewhere in ``.git``."""
+refs, HEAD and the index, which do, live elsewhere in ``.git``. Every backend leaves them
+out: inotify does not watch them, and no backend reports a path in them."""
 
 MAX_PENDING = 50_000
 """More changed paths than this between two turns: give up listing, recompute all."""
@@ -34,11 +35,14 @@ class Changes:
 
 
 def is_git_noise(path: str) -> bool:
-    return any(part in path for part in GIT_NOISE)
+    """Whether the absolute ``path`` is one of :data:`GIT_NOISE`'s directories or inside one
+    (in any repository under the watch, nested ones included)."""
+    return any(f"/{noise}/" in path or path.endswith(f"/{noise}") for noise in GIT_NOISE)
 
 
 class Watcher(Protocol):
-    """What :class:`ChangeWatcher` offers; tests inject their own.
+    """What every backend offers (:class:`~providers.watch.backend.Backend`); tests inject
+    their own.
 
     ``start(0)`` starts without waiting and says whether the watch is in place yet.
     """

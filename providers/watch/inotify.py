@@ -7,31 +7,29 @@ each system call (``inotify_add_watch`` through ctypes, ``scandir``)
 releases the lock, and the interpreter switches threads every few
 milliseconds, so a turn waits milliseconds at most.
 
-It offers what :class:`providers.watch.watchfiles_backend.ChangeWatcher` offers (``start``,
-``alive``, ``drain``, ``stop``, ``exhausted``) and marks what changed,
-nothing more. A directory created later is watched when its creation is
-read, and scanned once watched, so nothing made in between is missed. When
-the kernel's queue overflows, ``drain`` reports ``overflow``; when watches
-run out (``ENOSPC``) the watcher stops as exhausted: the caller checks
-another way. ``.git/objects`` and ``.git/logs`` are not watched (background
-gc and fetches change nothing any provider shows).
+Like :class:`providers.watch.watchfiles_backend.ChangeWatcher` it is a
+:class:`~providers.watch.backend.Backend` (the thread, ``start``, ``alive``,
+``drain``, ``stop``, ``exhausted``) and marks what changed, nothing more. A
+directory created later is watched when its creation is read, and scanned
+once watched, so nothing made in between is missed. When the kernel's queue
+overflows, ``drain`` reports ``overflow``; when watches run out (``ENOSPC``)
+the watcher stops as exhausted: the caller checks another way. Git's noise
+(:data:`~providers.watch.changes.GIT_NOISE`) is not even watched: background
+gc and fetches change nothing any provider shows.
 """
 
 from __future__ import annotations
 
 import ctypes
 import errno
-import logging
 import os
 import select
 import struct
-import threading
 from pathlib import Path
 from typing import Any
 
-from providers.watch.changes import MAX_PENDING, Changes
-
-log = logging.getLogger(__name__)
+from providers.watch.backend import Backend
+from providers.watch.changes import is_git_noise
 
 _IN_MODIFY = 0x2
 _IN_ATTRIB = 0x4
@@ -66,7 +64,6 @@ _MASK = (
     | _IN_EXCL_UNLINK
 )
 _EVENT = struct.Struct("iIII")
-_SKIPPED = (".git/objects", ".git/logs")
 _READ_SIZE = 64 * 1024
 _POLL_MS = 100
 
@@ -91,73 +88,35 @@ def _lib() -> Any:
     return _libc or None
 
 
-class InotifyWatcher:
+class InotifyWatcher(Backend):
     """Records changed paths under ``root`` from a daemon thread (Linux only)."""
 
+    thread_name = "inotify"
+
     def __init__(self, root: Path) -> None:
-        self._root = os.fspath(root)
-        self._lock = threading.Lock()
-        self._pending: set[str] = set()
-        self._overflow = False
-        self._ready = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._failed = False
+        super().__init__(root)
+        self._top = os.fspath(root)
         self._fd = -1
         self._paths: dict[int, str] = {}
-        self.exhausted = False
-        """The system ran out of inotify watches: a new watcher would run out too."""
         self.watched = 0
         """How many directories are watched (for tests and benchmarks)."""
 
-    @property
-    def alive(self) -> bool:
-        return self._thread is not None and self._thread.is_alive() and not self._failed
-
-    def start(self, timeout: float = 5.0) -> bool:
-        """Start watching; return once every directory is watched (True) or it failed."""
-        if self._thread is None:
-            self._thread = threading.Thread(
-                target=self._run, name=f"inotify:{self._root}", daemon=True
-            )
-            self._thread.start()
-        self._ready.wait(timeout)
-        return self.alive and self._ready.is_set()
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    def drain(self) -> Changes:
-        """Take what changed since the previous drain (overflow if the watcher is not alive)."""
-        with self._lock:
-            paths = frozenset(self._pending)
-            overflow = self._overflow or not self.alive
-            self._pending.clear()
-            self._overflow = False
-        return Changes(paths, overflow)
-
-    # -- the thread -------------------------------------------------------
-
-    def _run(self) -> None:
+    def _watch(self) -> None:
         lib = _lib()
+        if lib is None:
+            raise OSError("inotify is not available")
+        self._fd = lib.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
+        if self._fd < 0:
+            raise OSError(ctypes.get_errno(), "inotify_init1 failed")
         try:
-            if lib is None:
-                raise OSError("inotify is not available")
-            self._fd = lib.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
-            if self._fd < 0:
-                raise OSError(ctypes.get_errno(), "inotify_init1 failed")
-            self._add_tree(self._root, report=False)
-            self._ready.set()
-            while not self._stop.is_set() and not self.exhausted:
+            self._add_tree(self._top, report=False)
+            if not self._stop.is_set():  # stopped (or out of watches): never in place
+                self._in_place()
+            while not self._stop.is_set():
                 self._read_events()
-        except Exception as exc:  # the watcher is an optimisation; failing must not kill us
-            log.warning("file watcher for %s stopped (%s); recomputing every turn", self._root, exc)
         finally:
-            self._failed = True
-            self._ready.set()
-            if self._fd >= 0:
-                os.close(self._fd)
-                self._fd = -1
+            os.close(self._fd)
+            self._fd = -1
 
     def _add_tree(self, top: str, *, report: bool) -> None:
         """Watch ``top`` and every directory below it; ``report`` what is already there
@@ -177,7 +136,7 @@ class InotifyWatcher:
                             is_dir = entry.is_dir(follow_symlinks=False)
                         except OSError:
                             continue
-                        if is_dir and not self._skipped(path):
+                        if is_dir and not is_git_noise(path):
                             pending.append(path)
             except OSError:
                 continue  # gone or unreadable: its parent's events still say so
@@ -188,21 +147,11 @@ class InotifyWatcher:
         if wd < 0:
             code = ctypes.get_errno()
             if code == errno.ENOSPC:
-                self.exhausted = True
-                log.warning(
-                    "file watcher for %s cannot see everything (inotify watches ran out; "
-                    "raise fs.inotify.max_user_watches); recomputing every turn",
-                    self._root,
-                )
-                self._stop.set()
+                self._run_out("cannot see everything")
             return False
         self._paths[wd] = directory
         self.watched = len(self._paths)
         return True
-
-    def _skipped(self, path: str) -> bool:
-        rel = path[len(self._root) :].lstrip("/")
-        return any(rel == s or rel.startswith(s + "/") or f"/{s}" in rel for s in _SKIPPED)
 
     def _read_events(self) -> None:
         ready, _, _ = select.select([self._fd], [], [], _POLL_MS / 1000)
@@ -218,8 +167,7 @@ class InotifyWatcher:
             raw = data[offset + _EVENT.size : offset + _EVENT.size + length].rstrip(b"\0")
             offset += _EVENT.size + length
             if mask & _IN_Q_OVERFLOW:
-                with self._lock:
-                    self._overflow = True
+                self._lost_track()
                 continue
             directory = self._paths.get(wd)
             if directory is None:
@@ -227,21 +175,11 @@ class InotifyWatcher:
             if mask & _IN_IGNORED:
                 self._paths.pop(wd, None)
                 continue
-            if mask & _IN_DELETE_SELF and directory == self._root:
-                with self._lock:
-                    self._overflow = True  # the root itself went: recompute everything
+            if mask & _IN_DELETE_SELF and directory == self._top:
+                self._lost_track()  # the root itself went: recompute everything
                 continue
             path = os.path.join(directory, os.fsdecode(raw)) if raw else directory
             self._record((path,))
             created = mask & _IN_ISDIR and mask & (_IN_CREATE | _IN_MOVED_TO)
-            if created and not self._skipped(path):
+            if created and not is_git_noise(path):
                 self._add_tree(path, report=True)
-
-    def _record(self, paths: tuple[str, ...]) -> None:
-        with self._lock:
-            if self._overflow:
-                return
-            self._pending.update(paths)
-            if len(self._pending) > MAX_PENDING:
-                self._pending.clear()
-                self._overflow = True

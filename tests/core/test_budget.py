@@ -18,7 +18,7 @@ from providers.core.left_out import left_out_note
 from providers.core.types import Unit
 
 
-def _render(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
+def _write(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
     body = "".join(u.text for u in sorted(kept, key=lambda u: u.order))
     return (body + left_out_note(dropped, how_to_read="read the file"),)
 
@@ -54,7 +54,7 @@ def test_fallback_formula_matches_the_kernel() -> None:
 def test_recount_never_exceeds_budget(units: list[Unit], budget: int) -> None:
     """Self-truncation to fit token_budget MUST (context-conformance.md matrix)."""
     for counter in (FallbackCounter(), DenseCounter()):
-        result = fit(units, budget, _render, counter)
+        result = fit(units, budget, _write, counter)
         if result is not None:
             assert sum(counter.count_many(result.texts)) <= budget
             assert result.tokens <= budget
@@ -65,8 +65,8 @@ def test_recount_never_exceeds_budget(units: list[Unit], budget: int) -> None:
 @given(units=units_strategy, budget=st.integers(min_value=1, max_value=300))
 def test_more_budget_never_shows_less(units: list[Unit], budget: int) -> None:
     counter = FallbackCounter()
-    smaller = fit(units, budget, _render, counter)
-    larger = fit(units, budget + 17, _render, counter)
+    smaller = fit(units, budget, _write, counter)
+    larger = fit(units, budget + 17, _write, counter)
     kept_small = len(smaller.kept) if smaller else 0
     kept_large = len(larger.kept) if larger else 0
     assert kept_large >= kept_small
@@ -77,7 +77,7 @@ def test_whole_units_only_and_note_names_what_is_left_out() -> None:
         Unit("## A\n" + "alpha " * 20 + "\n", group="AGENTS.md", name="## A", order=0),
         Unit("## B\n" + "beta " * 30 + "\n", group="AGENTS.md", name="## B", order=1),
     ]
-    result = fit(units, 60, _render, FallbackCounter())
+    result = fit(units, 60, _write, FallbackCounter())
     assert result is not None
     assert result.kept == (units[0],)
     assert result.truncated
@@ -90,20 +90,20 @@ def test_whole_units_only_and_note_names_what_is_left_out() -> None:
 def test_full_rendering_preferred_when_cheaper_than_a_partial_one() -> None:
     """No closing note when nothing is left out, so "all" can fit where "some" cannot."""
     units = [Unit("a\n", group="F", name="## a", order=0), Unit("b\n", group="F", name="## b")]
-    result = fit(units, 2, _render, FallbackCounter())
+    result = fit(units, 2, _write, FallbackCounter())
     assert result is not None
     assert not result.truncated
 
 
 def test_zero_or_tiny_budget_gives_nothing() -> None:
     units = [Unit("x" * 100, group="F", name="n")]
-    assert fit(units, 0, _render, FallbackCounter()) is None
-    assert fit(units, 1, _render, FallbackCounter()) is None
+    assert fit(units, 0, _write, FallbackCounter()) is None
+    assert fit(units, 1, _write, FallbackCounter()) is None
 
 
 def test_everything_kept_when_it_fits() -> None:
     units = [Unit("one\n", order=0), Unit("two\n", order=1)]
-    result = fit(units, 100, _render, FallbackCounter())
+    result = fit(units, 100, _write, FallbackCounter())
     assert result is not None
     assert not result.truncated
     assert result.texts == ("one\ntwo\n",)
@@ -116,19 +116,19 @@ def test_a_known_prefix_estimate_gives_the_same_fit_with_one_rendering(
 ) -> None:
     """A caller that measured every prefix (the file tree's planner) skips the search's
     renderings; the answer is the one the rendering search finds."""
-    rendered: list[int] = []
+    written: list[int] = []
 
-    def counting_render(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
-        rendered.append(len(kept))
-        return _render(kept, dropped)
+    def counting_write(kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
+        written.append(len(kept))
+        return _write(kept, dropped)
 
     def prefix_estimate(k: int) -> int:
-        return sum(fallback_token_count(t) for t in _render(units[:k], units[k:]) if t)
+        return sum(fallback_token_count(t) for t in _write(units[:k], units[k:]) if t)
 
-    searched = fit(units, budget, _render, FallbackCounter())
-    known = fit(units, budget, counting_render, FallbackCounter(), prefix_estimate)
+    searched = fit(units, budget, _write, FallbackCounter())
+    known = fit(units, budget, counting_write, FallbackCounter(), prefix_estimate)
     assert known == searched
-    assert len(rendered) <= 1
+    assert len(written) <= 1
 
 
 def test_the_note_writes_each_heading_trail_once_and_says_partly_shown() -> None:

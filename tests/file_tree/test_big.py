@@ -12,13 +12,8 @@ from providers.core.provider import contribute
 from providers.file_tree.listing import ListingOptions, list_tree
 from providers.file_tree.provider import FileTreeProvider
 from providers.repository.gitexec import GitRunner
-from tests.file_tree.helpers import (
-    CountingRunner,
-    git_listing,
-    init_repo,
-    request,
-)
-from tests.watchers import WatcherBox
+from tests.file_tree.helpers import CountingRunner, git_listing, init_repo, request
+from tests.support.watchers import WatcherBox
 
 FILES = 20_000
 

@@ -10,7 +10,8 @@ import pytest
 
 from providers.file_tree.listing import ListingOptions, list_tree
 from providers.repository.gitexec import GitRunner
-from tests.file_tree.helpers import generate_tree, git, git_listing, init_repo, random_patterns
+from tests.file_tree.helpers import git, git_listing, init_repo
+from tests.support.trees import generate_tree, random_patterns
 
 SEEDS = range(10)
 

@@ -28,12 +28,14 @@ from tests.conftest import script
 from tests.file_tree.helpers import (
     CountingRunner,
     collect,
+    full_listings,
     git,
     init_repo,
+    mined,
     request,
-    write,
 )
-from tests.watchers import WatcherBox
+from tests.support.files import write
+from tests.support.watchers import WatcherBox
 
 Make = Callable[..., FileTreeProvider]
 
@@ -47,11 +49,6 @@ def repo(tmp_path: Path) -> Path:
     write(root, "README.md")
     write(root, ".gitignore", "*.log\nbuild/\n")
     return init_repo(root)
-
-
-def listings(runner: CountingRunner) -> int:
-    """Full listings run (only they walk the work tree for untracked files)."""
-    return sum(c.startswith("ls-files -z --others") for c in runner.calls)
 
 
 def warm_up(provider: FileTreeProvider, root: Path) -> str:
@@ -215,8 +212,8 @@ def test_warm_turn_runs_no_git_and_returns_the_same_answer(make_provider: Make, 
     provider.answer_sent()
     assert box.last.started
     assert any(c.startswith("ls-files") for c in runner.calls)
-    assert provider._miner is not None
-    provider._miner.wait(10)  # the history is mined once the answer is out
+    assert provider._state is not None
+    mined(provider._state.miner)  # the history is mined once the answer is out
     assert any(c.startswith("log") for c in runner.calls)
     # The watch started after the first listing (one listing to catch up) and the
     # history arrived: the map may change once, then it stays.
@@ -317,7 +314,7 @@ def test_created_directory_is_listed_with_its_contents(make_provider: Make, repo
     text = collect(provider, repo)
     assert "  lib/deep/x.py\n" in text
     assert "out.bin" not in text and "y.log" not in text
-    assert listings(runner) == 0
+    assert full_listings(runner) == 0
 
 
 def test_rule_changes_mean_a_full_listing(make_provider: Make, repo: Path) -> None:
@@ -329,7 +326,7 @@ def test_rule_changes_mean_a_full_listing(make_provider: Make, repo: Path) -> No
     runner.calls.clear()
     text = collect(provider, repo)
     assert "notes/" not in text
-    assert listings(runner) == 1
+    assert full_listings(runner) == 1
 
 
 def test_gitignore_inside_an_ignored_directory_changes_nothing(
@@ -341,7 +338,7 @@ def test_gitignore_inside_an_ignored_directory_changes_nothing(
     runner.calls.clear()
     box.last.report(write(repo, "build/pkg/.gitignore", "!*\n"))
     assert "pkg" not in collect(provider, repo)
-    assert listings(runner) == 0
+    assert full_listings(runner) == 0
 
 
 def test_index_change_is_seen_without_the_watcher(make_provider: Make, repo: Path) -> None:
@@ -366,11 +363,11 @@ def test_a_commit_costs_one_read_of_the_index_not_a_listing(
     age(repo)  # directory times are safely older than the next listing
     runner.calls.clear()
     assert collect(provider, repo) == before  # notes.md was listed untracked; now tracked
-    assert listings(runner) == 1  # the tracked files changed: a full listing
+    assert full_listings(runner) == 1  # the tracked files changed: a full listing
     runner.calls.clear()
     git(repo, "commit", "-q", "-m", "notes")
     assert collect(provider, repo) == before
-    assert listings(runner) == 0
+    assert full_listings(runner) == 0
     assert runner.calls == ["ls-files -z -t --cached"]
     runner.calls.clear()
     assert collect(provider, repo) == before
@@ -384,7 +381,7 @@ def test_overflow_and_dead_watchers_list_again(make_provider: Make, repo: Path) 
     box.last.overflow = True
     write(repo, "surprise.txt")
     assert "surprise.txt" in collect(provider, repo)
-    assert listings(runner) == 1
+    assert full_listings(runner) == 1
 
 
 def test_a_slow_watcher_does_not_hold_up_the_first_turns(make_provider: Make, repo: Path) -> None:
@@ -396,7 +393,7 @@ def test_a_slow_watcher_does_not_hold_up_the_first_turns(make_provider: Make, re
     collect(provider, repo)
     write(repo, "early.txt")  # changed before the watch was in place
     assert "early.txt" not in collect(provider, repo)
-    assert listings(runner) == 1
+    assert full_listings(runner) == 1
     box.last.ready = True
     assert "early.txt" in collect(provider, repo)
     after = len(runner.calls)
@@ -453,10 +450,10 @@ def test_a_failed_watcher_falls_back_to_directory_times(make_provider: Make, rep
     assert box.last.stopped
     age(repo)
     collect(provider, repo)  # the last listing saw fresh directories: once more
-    before = listings(runner)
+    before = full_listings(runner)
     collect(provider, repo)
     collect(provider, repo)
-    assert listings(runner) == before
+    assert full_listings(runner) == before
 
 
 def test_without_a_watcher_unchanged_directories_mean_no_listing(
@@ -468,22 +465,22 @@ def test_without_a_watcher_unchanged_directories_mean_no_listing(
     assert "todo.txt" in collect(provider, repo)
     collect(provider, repo)
     assert box.made == []
-    assert listings(runner) == 1  # nothing changed: no git, no walk
+    assert full_listings(runner) == 1  # nothing changed: no git, no walk
     write(repo, "src/app/surprise.py")  # its directory's time moves
     assert "surprise.py" in collect(provider, repo)
-    assert listings(runner) == 2
+    assert full_listings(runner) == 2
     age(repo)
     collect(provider, repo)
-    listed = listings(runner)
+    listed = full_listings(runner)
     with (repo / ".gitignore").open("a") as handle:  # edited in place: no directory changes
         handle.write("scratch/\n")
     age(repo)
     assert "todo.txt" not in collect(provider, repo)
-    assert listings(runner) == listed + 1
+    assert full_listings(runner) == listed + 1
     git(repo, "add", "src/app/surprise.py")  # the index changes
     age(repo)
     collect(provider, repo)
-    assert listings(runner) == listed + 2
+    assert full_listings(runner) == listed + 2
 
 
 def test_walk_mode_updates_without_git(make_provider: Make, tmp_path: Path) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from providers.core.budget import FallbackCounter
 from providers.file_tree.history import build
 from providers.file_tree.rank import Focus, kind_factor, order_touched, targets
-from providers.file_tree.render import View, render_section
+from providers.file_tree.section import Presentation, build_section
 from providers.file_tree.tree import Tree
-from tests.file_tree.test_render import shown_paths
+from tests.file_tree.helpers import shown_paths
 
 REPO = [
     *(f"src/app/mod{i:02}.py" for i in range(40)),
@@ -23,7 +23,7 @@ REPO = [
 
 
 def shown(tree: Tree, focus: Focus, budget: int = 250) -> set[str]:
-    section = render_section(tree, View("repo"), focus, budget, FallbackCounter())
+    section = build_section(tree, Presentation("repo"), focus, budget, FallbackCounter())
     assert section is not None
     return shown_paths(section.text)
 

@@ -155,8 +155,8 @@ def test_edits_in_place_equal_a_fresh_build(
         check(tree, current)
 
 
-def test_a_tree_with_views_is_freed_without_the_cycle_collector() -> None:
-    """Views hold their tree weakly: a replaced listing (megabytes) goes as soon as it is
+def test_a_tree_with_dirs_is_freed_without_the_cycle_collector() -> None:
+    """Dirs hold their tree weakly: a replaced listing (megabytes) goes as soon as it is
     dropped, not at the next full garbage collection."""
     tree = Tree.of(["src/app/main.py", "src/lib/util.py", "README.md"])
     src = tree.find_dir("src")

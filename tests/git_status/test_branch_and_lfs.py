@@ -80,10 +80,12 @@ def test_a_required_lfs_filter_that_is_missing_leaves_a_note_not_a_lost_section(
     (repo / "model.bin").write_text("data\n")
     git(repo, "add", ".gitattributes", "model.bin")
     git(repo, "commit", "-q", "-m", "lfs")
-    git(repo, "config", "filter.lfs.required", "true")
-    git(repo, "config", "filter.lfs.process", "git-lfs filter-process")
-    git(repo, "config", "filter.lfs.clean", "git-lfs clean -- %f")
-    git(repo, "config", "filter.lfs.smudge", "git-lfs smudge -- %f")
+    # Where `git lfs install` puts it: the user's own config (a repository's own filter
+    # commands never run, issue 20 item 1: tests/repository/test_hostile_config.py).
+    git(repo, "config", "--global", "filter.lfs.required", "true")
+    git(repo, "config", "--global", "filter.lfs.process", "git-lfs filter-process")
+    git(repo, "config", "--global", "filter.lfs.clean", "git-lfs clean -- %f")
+    git(repo, "config", "--global", "filter.lfs.smudge", "git-lfs smudge -- %f")
     (repo / "model.bin").write_text("datb\n")  # same size: git must run the clean filter
     assert git(repo, "status", "--porcelain", check=False) == ""  # git itself fails here
     wrapper, log = counting_git(tmp_path)

@@ -11,8 +11,9 @@ import pytest
 from providers.core.errors import ErrorCategory, ProviderError
 from providers.git_status.git import (
     Git,
-    Layout,
     NotARepository,
+    RepoLayout,
+    RepositoryRefused,
     find_executable,
     plain_layout,
 )
@@ -22,7 +23,7 @@ from tests.git_status.repos import commit_file, counting_git, git, runs, write_s
 def test_discover_from_a_subdirectory(repo: Path) -> None:
     (repo / "sub" / "deeper").mkdir(parents=True)
     layout = Git("git").discover(repo / "sub" / "deeper")
-    assert layout == Layout(repo / ".git", repo / ".git", repo, bare=False)
+    assert layout == RepoLayout(repo / ".git", repo / ".git", repo, bare=False)
 
 
 def test_discover_linked_worktree(tmp_path: Path, repo: Path) -> None:
@@ -39,14 +40,16 @@ def test_discover_linked_worktree(tmp_path: Path, repo: Path) -> None:
 def test_discover_bare_and_inside_git_dir(tmp_path: Path, repo: Path) -> None:
     bare = tmp_path / "bare.git"
     git(tmp_path, "init", "-q", "--bare", str(bare))
-    assert Git("git").discover(bare) == Layout(bare, bare, None, bare=True)
+    assert Git("git").discover(bare) == RepoLayout(bare, bare, None, bare=True)
     inside = Git("git").discover(repo / ".git")
     assert inside is not None and inside.toplevel is None and not inside.bare
 
 
 def test_plain_layout_agrees_with_rev_parse_or_defers_to_it(tmp_path: Path, repo: Path) -> None:
     """The cold turn's shortcut: a plain repository needs no ``rev-parse``; anything
-    unusual (linked worktree, bare, inside ``.git``, config moving the work tree) asks git."""
+    unusual (linked worktree, bare, inside ``.git``, config moving the work tree) asks git,
+    and a work tree moved elsewhere is refused (issue 20 item 2: never another directory's
+    files as this one's)."""
     (repo / "sub").mkdir()
     for where in (repo, repo / "sub"):
         plain = plain_layout(where)
@@ -69,7 +72,8 @@ def test_plain_layout_agrees_with_rev_parse_or_defers_to_it(tmp_path: Path, repo
     moved.mkdir()
     git(other, "config", "core.worktree", str(moved))
     assert plain_layout(other) is None
-    assert Git("git").discover(other) == Layout(other / ".git", other / ".git", moved, bare=False)
+    with pytest.raises(RepositoryRefused, match=r"core\.worktree"):  # issue 20 item 2
+        Git("git").discover(other)
     git(other, "config", "--unset", "core.worktree")
     git(other, "config", "core.bare", "true")
     assert plain_layout(other) is None
@@ -131,7 +135,7 @@ def test_safe_directory_refusal_is_source_unavailable(repo: Path) -> None:
     """A plain ``.git`` we own is found without git; git's refusal shows at its first run."""
     environ = {**os.environ, "GIT_TEST_ASSUME_DIFFERENT_OWNER": "1"}
     refusing = Git("git", environ=environ)
-    assert refusing.discover(repo) == Layout(repo / ".git", repo / ".git", repo, bare=False)
+    assert refusing.discover(repo) == RepoLayout(repo / ".git", repo / ".git", repo, bare=False)
     with pytest.raises(ProviderError) as caught:
         refusing.status(repo, untracked="normal")
     assert caught.value.category is ErrorCategory.SOURCE_UNAVAILABLE

@@ -22,13 +22,12 @@ from providers._gen.pluggableharness.common.v1 import common_pb2
 from providers._gen.pluggableharness.config.v1 import config_pb2
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2
-from providers._gen.pluggableharness.model.v1 import model_pb2
 from providers.goplugin.convert import config_to_proto, text_block
 from providers.goplugin.handshake import COOKIE_KEY, COOKIE_VALUE
-from providers.goplugin.status import context_error_from
 from providers.host.callback_server import KernelCallbacks, kernel_token_count
 from providers.host.launcher import PluginProcess, parse_handshake, plugin_environment
 from tests.goplugin.answer_hook import HOOK_DELAY_S
+from tests.support.wire import error_of, request
 
 
 @pytest.fixture
@@ -38,25 +37,6 @@ def plugin(repo_conventions_command: list[str]) -> Iterator[PluginProcess]:
         yield process
     finally:
         process.close()
-
-
-def request(repo: Path, budget: int = 2000, **extra: object) -> context_pb2.ContextRequest:
-    message = context_pb2.ContextRequest(
-        token_budget=budget,
-        working_directory=str(repo),
-        model_target=model_pb2.ModelTarget(id="test-model", context_window=100_000),
-        turn_id="01J0000000000000000000000",
-    )
-    for key, value in extra.items():
-        setattr(message, key, value)
-    return message
-
-
-def error_of(call: grpc.RpcError) -> tuple[grpc.StatusCode, context_pb2.ContextError]:
-    detail = context_error_from(call)
-    assert detail is not None, "every failure carries a ContextError detail"
-    assert isinstance(call, grpc.Call)
-    return call.code(), detail
 
 
 def test_handshake_line_has_exactly_five_fields(plugin: PluginProcess) -> None:

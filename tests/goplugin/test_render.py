@@ -33,9 +33,9 @@ from providers.core.render_tree import (
 )
 from providers.goplugin.convert import config_to_proto, node_from_proto, node_to_proto, text_block
 from providers.host.launcher import PluginProcess
-from providers.host.rendering import render_request, render_tree
+from providers.host.render import call_render, render_request
 from tests.conftest import GIT_ENV, isolate_git, script
-from tests.goplugin.test_plugin_process import error_of, request
+from tests.support.wire import error_of, request
 
 
 def launch(name: str, local_name: str) -> PluginProcess:
@@ -102,7 +102,7 @@ def test_scoped_docs_renders_docs_and_index_as_collapsed_markdown_sections(
         assert any(label.startswith("src/tasklane/auth/AGENTS.md (applies to") for label in labels)
         assert "scoped docs index" in labels
         for section in sections:
-            assert_markdown_section(render_tree(plugin, section), section)
+            assert_markdown_section(call_render(plugin, section), section)
     finally:
         plugin.close()
 
@@ -163,7 +163,7 @@ def test_git_status_renders_styled_lines(conflicted: Path) -> None:
         (section,) = ours(plugin, conflicted)
         text = text_of(section)
         assert "Note: " in text and "Conflicted:" in text, text
-        tree = render_tree(plugin, section)
+        tree = call_render(plugin, section)
         assert isinstance(tree, Group)
         shown = texts(tree)
         assert shown[0] == Text("On branch main", TextStyle.BOLD)
@@ -196,7 +196,7 @@ def test_file_tree_renders_nested_lists_mirroring_its_lines(sample_git: Path) ->
     plugin = launch("file-tree", "tree")
     try:
         (section,) = ours(plugin, sample_git)
-        tree = render_tree(plugin, section)
+        tree = call_render(plugin, section)
         assert isinstance(tree, Group)
         root, totals = tree.children
         assert isinstance(root, Collapsible) and root.collapsed_by_default is False
@@ -289,7 +289,7 @@ def test_a_section_that_is_not_ours_is_invalid_request(
     conventions.stub.Configure(config_to_proto({"provider_name": "renamed"}), timeout=5)
     assert "not 'renamed'" in refused(conventions, render_request(section))
     (renamed, *_) = ours_named(conventions, sample, "renamed")
-    assert isinstance(render_tree(conventions, renamed), Collapsible)
+    assert isinstance(call_render(conventions, renamed), Collapsible)
     # The plugin goes on serving.
     assert conventions.stub.Contribute(request(sample), timeout=10).sections
 

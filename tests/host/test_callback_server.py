@@ -16,7 +16,7 @@ from providers._gen.pluggableharness.kernel.v1 import kernel_pb2, kernel_pb2_grp
 from providers._gen.pluggableharness.log.v1 import log_pb2
 from providers.host.callback_server import KernelCallbacks, LogShape, start_callback_server
 from providers.host.launcher import PluginProcess
-from tests.goplugin.test_plugin_process import request
+from tests.support.wire import request
 
 
 def good(message: str = "hello", level: int = log_pb2.LOG_LEVEL_INFO) -> log_pb2.LogEntry:

@@ -29,7 +29,7 @@ from providers.core.provider import ContextProvider, contribute
 from providers.core.types import ContextRequest, Contribution, ModelTarget
 from providers.file_tree.provider import FileTreeProvider
 from providers.repo_conventions.provider import RepoConventionsProvider
-from providers.rules.expand import ImportPolicy, Loaded, load
+from providers.rules.expand import Expanded, ImportPolicy, load_expanded
 from providers.scoped_docs.provider import ScopedDocsProvider
 from tests.conftest import git
 
@@ -143,8 +143,8 @@ def test_an_expansion_stops_at_the_turns_deadline(tmp_path: Path) -> None:
     out of time names what it did not read, and the next turn (with time) loads it whole:
     a cut answer is never kept as the answer."""
     repo = import_fanout(tmp_path, fan=3, depth=2)
-    cut = load(repo, "AGENTS.md", ImportPolicy(), Deadline.after(0))
-    assert isinstance(cut, Loaded) and not cut.complete
+    cut = load_expanded(repo, "AGENTS.md", ImportPolicy(), Deadline.after(0))
+    assert isinstance(cut, Expanded) and not cut.complete
     note = "not loaded: out of time for this turn (the next turn tries again)]"
     assert f"[import @l1.md from AGENTS.md {note}" in cut.text
     provider = made(RepoConventionsProvider)

@@ -1,6 +1,7 @@
 """Issue 15 item 4: when inotify watches run out, a watch that only sees part of the tree is
-noticed (a probe when it reports a new directory) and the providers fall back to their
-checks without a watch, saying so once; a change shows on the next turn."""
+noticed (the watch on a new directory fails) and the providers fall back to their checks
+without a watch, saying so once; a change shows on the next turn. Both tests run the watcher
+production runs (``default_watcher``: inotify on Linux)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from providers.core.budget import FallbackCounter
 from providers.core.provider import contribute
 from providers.core.types import ContextRequest, ModelTarget
 from providers.file_tree.provider import FileTreeProvider
-from providers.watch import ChangeWatcher, WatchLifecycle, WatchStatus
+from providers.watch import Watcher, WatchLifecycle, WatchStatus, default_watcher
 from tests.conftest import git
 
 LIMIT = Path("/proc/sys/fs/inotify/max_user_watches")
@@ -77,7 +78,7 @@ def test_a_partial_watch_is_noticed_and_the_change_shows_next_turn(
         tree_text(provider, repo)
         provider.answer_sent()
         deadline = time.monotonic() + 10
-        while provider._live is not None and provider._live._watch.poll().status not in (
+        while provider._state is not None and provider._state.live._watch.poll().status not in (
             WatchStatus.READY,
         ):
             assert time.monotonic() < deadline
@@ -108,10 +109,10 @@ def test_a_watch_that_cannot_start_for_lack_of_watches_is_not_retried(
     root = tmp_path / "tree"
     for i in range(20):
         (root / f"d{i}").mkdir(parents=True)
-    made: list[ChangeWatcher] = []
+    made: list[Watcher] = []
 
-    def factory(path: Path) -> ChangeWatcher:
-        made.append(ChangeWatcher(path))
+    def factory(path: Path) -> Watcher:
+        made.append(default_watcher(path))
         return made[-1]
 
     watch = WatchLifecycle((root,), factory, start_timeout=5.0)
@@ -121,7 +122,8 @@ def test_a_watch_that_cannot_start_for_lack_of_watches_is_not_retried(
         watch.answer_sent()
         assert watch.poll().status is WatchStatus.OFF
         watch.answer_sent()
-        assert len(made) == 1 and made[0].exhausted and not watch.watching
+        assert len(made) == 1 and getattr(made[0], "exhausted", False) and not watch.watching
         assert "starting it again" not in caplog.text
+        assert caplog.text.count("fs.inotify.max_user_watches") == 1
     finally:
         watch.stop()

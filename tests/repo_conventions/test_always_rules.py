@@ -13,7 +13,7 @@ from providers.core.types import ContextRequest, Contribution, ModelTarget, Stab
 from providers.repo_conventions.provider import RepoConventionsProvider
 from providers.rules.order import stated_order
 from providers.scoped_docs.provider import ScopedDocsProvider
-from tests.rules.conftest import make_repo, write
+from tests.support.files import make_repo, write
 
 COUNTER = FallbackCounter()
 

@@ -12,12 +12,7 @@ from providers.core.provider import contribute
 from providers.core.types import ContextRequest, ModelTarget
 from providers.repo_conventions.provider import RepoConventionsProvider
 from providers.scoped_docs.provider import ScopedDocsProvider
-
-
-def write(root: Path, rel: str, text: str) -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
+from tests.support.files import write
 
 
 def labels(provider: object, wd: Path, touched: tuple[str, ...] = ()) -> list[str]:

@@ -9,7 +9,7 @@ import pytest
 from providers.repository import files
 from providers.repository.files import list_repo_files
 from tests.conftest import git
-from tests.scoped_docs.conftest import write
+from tests.support.files import write
 
 
 def committed(root: Path, contents: dict[str, str]) -> Path:

@@ -17,7 +17,8 @@ from providers.repository.ignore import (
     read_patterns,
 )
 from tests.conftest import isolate_git
-from tests.file_tree.helpers import generate_tree, random_patterns
+from tests.support.files import write
+from tests.support.trees import generate_tree, random_patterns
 
 
 @pytest.fixture(autouse=True)
@@ -66,12 +67,6 @@ def test_rules_agree_with_git_check_ignore(tmp_path: Path, git_env: Path, seed: 
     ours = {rel for rel, is_dir in paths if rules.excluded_path(rel, is_dir)}
     assert ours == git_ignored(repo, [rel for rel, _ in paths])
     assert ours  # the generated rules do ignore something
-
-
-def write(root: Path, rel: str, text: str = "") -> None:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
 
 
 def test_a_deeper_directory_negation_does_not_reach_files_inside(tmp_path: Path) -> None:

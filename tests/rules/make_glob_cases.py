@@ -1,6 +1,6 @@
 """Regenerate ``tests/rules/data/glob_cases.txt``: what each tool's own glob library says.
 
-Our pure-Python translators (:mod:`providers.rules.globs`) claim to match as
+Our pure-Python translators (:mod:`providers.rules.matchers`) claim to match as
 the tools do; the only honest check is the tools' libraries themselves. This
 script runs them under node, once, and writes their verdicts to a data file
 the tests read without node. Run it again after changing the lists below:

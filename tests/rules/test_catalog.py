@@ -7,7 +7,7 @@ from pathlib import Path
 
 from providers.rules.catalog import Catalog
 from providers.rules.dialects import BUILTIN_RULE_DIRS, DIALECTS
-from tests.rules.conftest import CountingReader, make_repo, write
+from tests.support.files import CountingReader, make_repo, write
 
 RULE_DIRS = {d: DIALECTS[n] for d, n in BUILTIN_RULE_DIRS}
 NAMES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")

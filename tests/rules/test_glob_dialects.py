@@ -25,10 +25,10 @@ from providers.rules.flavours import MAX_PATTERN_CHARS, Flavour
 from providers.rules.globs import GlobError, GlobSet, parse_globs
 from providers.rules.load import Problem, Rule, default_reader, load_rule
 from providers.scoped_docs.index import RuleIndex
-from providers.scoped_docs.layout import INDEX_LABEL
 from providers.scoped_docs.provider import ScopedDocsProvider
-from tests.rules.conftest import make_repo, write
-from tests.scoped_docs.conftest import COUNTER, request, texts
+from providers.scoped_docs.sections import INDEX_LABEL
+from tests.support.files import make_repo, write
+from tests.support.requests import COUNTER, request, texts
 
 CASES = Path(__file__).parent / "data" / "glob_cases.txt"
 FLAVOURS = {

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from providers.rules.globs import (
-    MAX_EXPANSIONS,
-    GlobError,
-    GlobSet,
-    expand_braces,
-    parse_globs,
-    specificity,
-)
+from providers.rules.braces import MAX_EXPANSIONS, expand_braces
+from providers.rules.glob_match import specificity
+from providers.rules.globs import GlobError, GlobSet, parse_globs
 
 
 @pytest.mark.parametrize(

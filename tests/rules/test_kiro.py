@@ -9,7 +9,7 @@ import pytest
 from providers.rules.catalog import Catalog
 from providers.rules.dialects import BUILTIN_RULE_DIRS, DIALECTS, ScopeKind
 from providers.rules.load import Problem, Rule, default_reader, load_rule
-from tests.rules.conftest import make_repo, write
+from tests.support.files import make_repo, write
 
 
 @pytest.fixture

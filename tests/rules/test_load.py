@@ -9,7 +9,7 @@ import pytest
 
 from providers.rules.dialects import DIALECTS
 from providers.rules.load import Problem, Rule, default_reader, load_nested, load_rule
-from tests.rules.conftest import make_repo, write
+from tests.support.files import make_repo, write
 
 
 def rule(root: Path, rel: str, dialect: str, text: str) -> Rule | Problem | None:

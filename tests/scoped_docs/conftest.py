@@ -1,4 +1,5 @@
-"""Fixtures for the scoped docs tests: real files, a watcher fed by hand, a counting reader."""
+"""Fixtures for the scoped docs tests: a watcher fed by hand, a provider reading through a
+counting reader."""
 
 from __future__ import annotations
 
@@ -10,44 +11,9 @@ from typing import Any
 
 import pytest
 
-from providers.core.budget import FallbackCounter
-from providers.core.types import ContextRequest, Contribution, ModelTarget
 from providers.scoped_docs.provider import ScopedDocsProvider
 from providers.watch import ChangeWatcher
-from tests.rules.conftest import (  # noqa: F401 (helpers re-exported for the tests here)
-    CountingReader,
-    make_repo,
-    write,
-)
-
-
-def request(
-    root: Path,
-    touched: tuple[str, ...] = (),
-    *,
-    budget: int = 2000,
-    session: str = "s1",
-    model: str = "m",
-    cwd: Path | None = None,
-) -> ContextRequest:
-    return ContextRequest(
-        token_budget=budget,
-        working_directory=str(cwd or root),
-        model_target=ModelTarget(model),
-        files_touched=touched,
-        session_id=session,
-    )
-
-
-COUNTER = FallbackCounter()
-
-
-def labels(contribution: Contribution) -> list[str]:
-    return [s.label for s in contribution.sections]
-
-
-def texts(contribution: Contribution) -> dict[str, str]:
-    return {s.label: s.text for s in contribution.sections}
+from tests.support.files import CountingReader, make_repo
 
 
 class FeedWatch:

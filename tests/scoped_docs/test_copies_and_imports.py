@@ -13,7 +13,9 @@ from pathlib import Path
 from providers.core.provider import contribute
 from providers.repo_conventions.provider import RepoConventionsProvider
 from providers.scoped_docs.provider import ScopedDocsProvider
-from tests.scoped_docs.conftest import COUNTER, FeedWatch, labels, request, texts, write
+from tests.scoped_docs.conftest import FeedWatch
+from tests.support.files import write
+from tests.support.requests import COUNTER, labels, request, texts
 
 
 def test_a_nested_doc_that_is_the_root_file_is_not_sent_again(

@@ -16,7 +16,8 @@ from providers.markdown import strip_artifacts
 from providers.scoped_docs.priority import RETIRE_AFTER
 from providers.scoped_docs.provider import ScopedDocsProvider
 from providers.scoped_docs.settings import DEFAULT_TOKEN_BUDGET
-from tests.scoped_docs.conftest import COUNTER, request, write
+from tests.support.files import write
+from tests.support.requests import COUNTER, request
 
 PARAGRAPH = "Keep this rule in mind when you edit the code here. " * 6 + "\n\n"
 

@@ -11,7 +11,7 @@ from providers.repository.sources import FileKey
 from providers.rules.globs import GlobSet
 from providers.rules.load import Rule
 from providers.scoped_docs.pattern_check import MAX_REPORTS, PatternCheck
-from tests.scoped_docs.conftest import write
+from tests.support.files import write
 
 
 def glob_rule(path: str, *patterns: str) -> Rule:

@@ -16,19 +16,13 @@ import pytest
 from providers.core.errors import ErrorCategory, ProviderError
 from providers.core.provider import contribute
 from providers.core.types import AttrType, Stability
-from providers.scoped_docs.layout import INDEX_LABEL
 from providers.scoped_docs.provider import ScopedDocsProvider
+from providers.scoped_docs.sections import INDEX_LABEL
 from providers.scoped_docs.settings import DEFAULT_TOKEN_BUDGET
 from providers.watch import ChangeWatcher
-from tests.scoped_docs.conftest import (
-    COUNTER,
-    CountingReader,
-    FeedWatch,
-    labels,
-    request,
-    texts,
-    write,
-)
+from tests.scoped_docs.conftest import FeedWatch
+from tests.support.files import CountingReader, write
+from tests.support.requests import COUNTER, labels, request, texts
 
 AUTH = "src/tasklane/auth/AGENTS.md"
 STORAGE = "src/tasklane/storage/CLAUDE.md"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +14,17 @@ from providers.watch import (
     Changes,
     ChangeWatcher,
     RestartBudget,
+    Watcher,
     WatchLifecycle,
     WatchStatus,
 )
-from tests.watchers import WatcherBox
+from providers.watch.backend import Backend
+from providers.watch.changes import is_git_noise
+from tests.support.watchers import WatcherBox
 
 
-def wait_for(watcher: ChangeWatcher, seconds: float = 3.0) -> Changes:
+def wait_for(watcher: Watcher, seconds: float = 3.0, wanted: int = 1) -> Changes:
+    """What ``watcher`` reports once ``wanted`` paths showed (and a little more time)."""
     deadline = time.monotonic() + seconds
     seen: set[str] = set()
     while time.monotonic() < deadline:
@@ -28,34 +32,70 @@ def wait_for(watcher: ChangeWatcher, seconds: float = 3.0) -> Changes:
         seen |= changes.paths
         if changes.overflow:
             return changes
-        if seen:
+        if len(seen) >= wanted:
             time.sleep(0.1)
             return Changes(frozenset(seen | watcher.drain().paths), False)
         time.sleep(0.02)
     return Changes(frozenset(seen), False)
 
 
-def test_real_watcher_reports_changed_paths_and_skips_git_objects(tmp_path: Path) -> None:
-    (tmp_path / ".git" / "objects" / "pack").mkdir(parents=True)
-    watcher = ChangeWatcher(tmp_path)
+def backends() -> list[Any]:
+    """Every backend that can run here: watchfiles always, inotify on Linux."""
+    from providers.watch.inotify import InotifyWatcher, available
+
+    return [ChangeWatcher, *([InotifyWatcher] if available() else [])]
+
+
+@pytest.mark.parametrize("backend", backends(), ids=lambda backend: backend.__name__)
+def test_real_watcher_reports_changed_paths_and_skips_git_noise(
+    tmp_path: Path, backend: Callable[[Path], Backend]
+) -> None:
+    """Both backends leave out the same noise: objects and reflogs, here and in a nested
+    repository."""
+    noise = [".git/objects/pack", ".git/logs/refs", "sub/.git/objects/ab"]
+    for directory in noise:
+        (tmp_path / directory).mkdir(parents=True)
+    watcher = backend(tmp_path)
     try:
         assert watcher.start()
         assert not watcher.drain().any
-        (tmp_path / ".git" / "objects" / "pack" / "tmp_pack_1").write_text("x")
+        for directory in noise:
+            (tmp_path / directory / "written").write_text("x")
+        (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
         (tmp_path / "edited.txt").write_text("x")
-        changes = wait_for(watcher)
+        changes = wait_for(watcher, wanted=2)
         assert not changes.overflow
-        assert str(tmp_path / "edited.txt") in changes.paths
-        assert not any("/.git/objects/" in p for p in changes.paths)
+        assert {str(tmp_path / "edited.txt"), str(tmp_path / ".git" / "HEAD")} <= changes.paths
+        assert not any("/objects" in p or "/logs" in p for p in changes.paths)
     finally:
         watcher.stop()
 
 
-def test_injected_watch_function_and_death_means_overflow(tmp_path: Path) -> None:
+def test_git_noise_is_objects_and_logs_at_any_depth() -> None:
+    """The directories themselves count (inotify decides by them whether to watch)."""
+    assert is_git_noise("/r/.git/objects")
+    assert is_git_noise("/r/.git/objects/ab/cd")
+    assert is_git_noise("/r/sub/.git/logs/HEAD")
+    assert not is_git_noise("/r/.git/HEAD")
+    assert not is_git_noise("/r/.git/refs/heads/main")
+    assert not is_git_noise("/r/.git/objectsish")
+    assert not is_git_noise("/r/src/objects/x.py")
+
+
+@pytest.mark.parametrize(
+    ("error", "exhausted"),
+    [("OS file watch limit reached.", True), ("Unable to decode path", False)],
+)
+def test_injected_watch_function_and_death_means_overflow(
+    tmp_path: Path, error: str, exhausted: bool
+) -> None:
+    """watchfiles' own "watch limit" error (its inotify backend, where ours cannot run) means
+    no new watcher is tried; any other death allows one."""
+
     def fake_watch(*_: Any, **__: Any) -> Iterator[set[tuple[int, str]]]:
         yield set()
         yield {(1, str(tmp_path / "a"))}
-        raise OSError("inotify watch limit reached")
+        raise OSError(error)
 
     watcher = ChangeWatcher(tmp_path, watch_fn=fake_watch)
     watcher.start(timeout=2)
@@ -65,6 +105,7 @@ def test_injected_watch_function_and_death_means_overflow(tmp_path: Path) -> Non
     changes = watcher.drain()
     assert changes.overflow  # the watcher died: callers must recompute everything
     assert not watcher.alive
+    assert watcher.exhausted is exhausted
 
 
 def test_a_dead_watcher_may_be_replaced_three_times_and_the_refusal_is_said_once(

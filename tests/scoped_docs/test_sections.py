@@ -7,10 +7,12 @@ import pytest
 from providers.core.budget import FallbackCounter
 from providers.core.types import Section, Stability
 from providers.repository.sources import FileKey
-from providers.rules.globs import GlobMatch, GlobSet
+from providers.rules.glob_match import GlobMatch
+from providers.rules.globs import GlobSet
 from providers.rules.load import Problem, Rule
-from providers.scoped_docs.activation import Activation, Session
-from providers.scoped_docs.layout import (
+from providers.scoped_docs.activation import Activation, SessionDocs
+from providers.scoped_docs.priority import rank
+from providers.scoped_docs.sections import (
     INDEX_LABEL,
     OVER_LIMIT_HEADER,
     PROBLEMS_HEADER,
@@ -18,7 +20,6 @@ from providers.scoped_docs.layout import (
     Entry,
     build_sections,
 )
-from providers.scoped_docs.priority import rank
 
 KEY = FileKey(0, 0, 0, 0)
 COUNTER = FallbackCounter()
@@ -42,7 +43,7 @@ def order_entries(
     always: list[Rule], active: dict[str, Activation], rules: dict[str, Rule]
 ) -> list[Entry]:
     """The provider's order for one turn that touched every activation's path."""
-    session = Session()
+    session = SessionDocs()
     session.turn = 1
     session.fresh = tuple(dict.fromkeys(a.touched for a in active.values()))
     session.active = dict(active)
@@ -239,7 +240,7 @@ def test_the_index_of_a_prefix_is_a_prefix_of_the_whole_index() -> None:
     """fit_index renders the index once and cuts it: each kind of line sits under its
     own header, once, and every cut ends exactly after that many items' lines."""
     from providers.core.types import Unit
-    from providers.scoped_docs.layout import Listed, _Plan
+    from providers.scoped_docs.sections import Listed, _Plan
 
     docs = [
         glob_rule(f".cursor/rules/r{i}.mdc", f"# R{i}\n\nbody {i}\n", f"p{i}/**") for i in range(4)

@@ -9,13 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from providers.core.render_tree import Group, ListNode, Node, Text, TextStyle
-from providers.git_status.view import status_view
+from providers.git_status.render import render_status
 
 B, W, ITALIC = TextStyle.BOLD, TextStyle.WARNING, TextStyle.ITALIC
 
 
 def view(text: str) -> tuple[Node, ...]:
-    tree = status_view("git status", text)
+    tree = render_status("git status", text)
     assert isinstance(tree, Group)
     return tree.children
 
@@ -100,7 +100,7 @@ def _texts(node: Node) -> list[str]:
 def test_any_text_renders_and_keeps_every_line(text: str) -> None:
     """Total: text in any shape renders, and nothing but layout is lost (blank lines,
     list indents, and the ", " the branch line is split at)."""
-    shown = "".join(_texts(status_view("git status", text)))
+    shown = "".join(_texts(render_status("git status", text)))
     for char in "ab:[]":
         assert shown.count(char) == text.count(char)
     assert shown.count(",") >= text.count(",") - 1

@@ -1,4 +1,4 @@
-"""What the rendered tree looks like, and exactly how many bytes each step adds to it.
+"""The tree's text: what it looks like, and exactly how many bytes each step adds to it.
 
 The form, chosen once: an indented tree, two spaces a level, under the root's
 absolute path; directories end with ``/``, subdirectories come before files,
@@ -8,9 +8,9 @@ whose entries are not all shown ends with ``... 968 more (950 files, 30 dirs)``;
 the section ends with the totals shown vs. present. Names with control
 characters, backslashes or quotes are quoted, so every line is one entry.
 
-A :class:`Layout` is a set of expanded directories and revealed entries.
-:meth:`Layout.apply` reveals more and returns the exact change in the
-rendered size, so the planner measures a candidate without rendering it.
+A :class:`TreeText` is a set of expanded directories and revealed entries.
+:meth:`TreeText.apply` reveals more and returns the exact change in the
+text's size, so the planner measures a candidate without writing it.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def counts(files: int, dirs: int) -> str:
 Annotate = Callable[[str], str | None]
 """What to say after a leaf (its repo-relative path): a symlink's ``-> target``, a
 repository's ``submodule, not checked out``; None for nothing. The provider reads the
-file system; the layout stays pure."""
+file system; the tree text stays pure."""
 
 
 def leaf_line(name: str, depth: int, *, raw: int = 0, note: str | None = None) -> str:
@@ -87,8 +87,8 @@ def _next_power_of_ten(n: int) -> int:
     return power
 
 
-class Layout:
-    """What is expanded and revealed, and the byte size of its rendering."""
+class TreeText:
+    """What is expanded and revealed, and the byte size of its text."""
 
     def __init__(
         self,
@@ -98,9 +98,11 @@ class Layout:
         show_files: bool,
         unreadable: int,
         annotate: Annotate | None = None,
+        partial: str | None = None,
     ) -> None:
         self._tree = tree
         self._annotate = annotate
+        self._partial = partial
         self._root_label = display(root_label.rstrip("/") or "/").rstrip("/") + "/"
         self._show_files = show_files
         self._unreadable = unreadable
@@ -137,7 +139,7 @@ class Layout:
     # Changing it ------------------------------------------------------------
 
     def apply(self, step: Step, *, measure: bool = True) -> int:
-        """Reveal what ``step`` names; return the change in rendered bytes (0 unmeasured).
+        """Reveal what ``step`` names; return the change in the text's bytes (0 unmeasured).
 
         Measuring costs a few line formats per step: the lines a step rewrites
         (its directory's own line when expanding, its "more" line, the totals)
@@ -201,10 +203,10 @@ class Layout:
         self._hidden[node] = (entries, files, dirs)
         return added
 
-    # Rendering --------------------------------------------------------------
+    # Writing ----------------------------------------------------------------
 
     def lines(self, *, fold: bool = True) -> list[str]:
-        """The rendering, one entry per line, single-child chains folded (unless not ``fold``).
+        """The text, one entry per line, single-child chains folded (unless not ``fold``).
 
         A directory whose only shown entry is its only entry is written on one
         line with it (``common/v1/common.proto``, not a line per level): the
@@ -298,4 +300,6 @@ class Layout:
         if self._unreadable:
             plural = "" if self._unreadable == 1 else "s"
             text += f"; {self._unreadable:,} unreadable dir{plural} skipped"
+        if self._partial:
+            text += f"; partial: the listing stopped {self._partial}"
         return text + ")"

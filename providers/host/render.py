@@ -29,7 +29,7 @@ def render_request(section: content_pb2.ContextSection) -> context_pb2.RenderReq
     )
 
 
-def render_tree(plugin: PluginProcess, section: content_pb2.ContextSection) -> Node:
+def call_render(plugin: PluginProcess, section: content_pb2.ContextSection) -> Node:
     """The provider's tree for ``section``; raises ``grpc.RpcError`` as the call did."""
     response = plugin.stub.Render(render_request(section), timeout=RENDER_TIMEOUT_S)
     return node_from_proto(response.tree.root)
@@ -51,7 +51,7 @@ def rendered_turn(slots: Sequence[Slot], result: TurnResult) -> str:
         for section in outcome.accepted:
             lines.append(f"render: {slot.name} / {section.label}")
             try:
-                drawn = outline(render_tree(slot.plugin, section))
+                drawn = outline(call_render(slot.plugin, section))
             except grpc.RpcError as call:
                 drawn = f"(Render failed: {describe_failure(call)})\n"
             lines.extend(f"  {line}" if line else line for line in drawn.rstrip("\n").split("\n"))

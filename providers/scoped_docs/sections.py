@@ -104,11 +104,11 @@ def build_sections(
         return ()
     limit = len(entries) if max_docs is None else max_docs
     plan = _Plan(entries[:limit], entries[limit:], problems, retired, listed, unfinished)
-    named = fit(plan.units, budget, plan.render_named, counter)
+    named = fit(plan.units, budget, plan.write_named, counter)
     if named is not None:
         return plan.sections(named)
     # Not even every name fits: docs get two thirds, the index what is left.
-    counted = fit(plan.units, budget - budget // INDEX_SHARE, plan.render_counted, counter)
+    counted = fit(plan.units, budget - budget // INDEX_SHARE, plan.write_counted, counter)
     if counted is None:
         docs: tuple[Section, ...] = ()
         kept: Sequence[Unit] = ()
@@ -154,7 +154,7 @@ def _with_more(text: str, more: int) -> str:
 
 
 class _Plan:
-    """The units of the shown docs and how any kept prefix of them renders."""
+    """The units of the shown docs and the texts any kept prefix of them gives."""
 
     def __init__(
         self,
@@ -240,7 +240,7 @@ class _Plan:
         """The index of ``items`` (without its final newline) and, for each k, where the
         index of the first k ends in it. Items come grouped by block (left out, over the
         limit, retired, not applied, listed), so the index of a prefix is a prefix of
-        the text: the fitter's candidates are cuts of one rendering, not renderings."""
+        the text: the fitter's candidates are cuts of one text, not texts written anew."""
         parts: list[str] = []
         cuts = [0]
         length = 0
@@ -261,10 +261,10 @@ class _Plan:
     def _index_text(cls, items: Sequence[_IndexItem], more: int) -> str:
         return _with_more(cls._index_prefixes(items)[0], more)
 
-    def render_named(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
+    def write_named(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
         return (*self._doc_texts(kept), self._index_text(self._items(kept, dropped), 0))
 
-    def render_counted(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
+    def write_counted(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
         return (*self._doc_texts(kept), self._index_text((), len(self._items(kept, dropped))))
 
     def fit_index(
@@ -277,10 +277,10 @@ class _Plan:
         lines = [Unit("", "", "", order=i) for i in range(len(items))]
         full, cuts = self._index_prefixes(items)
 
-        def render(shown: Sequence[Unit], rest: Sequence[Unit]) -> tuple[str, ...]:
+        def write(shown: Sequence[Unit], rest: Sequence[Unit]) -> tuple[str, ...]:
             return (_with_more(full[: cuts[len(shown)]], len(rest)),)
 
-        fitted = fit(lines, budget, render, counter)
+        fitted = fit(lines, budget, write, counter)
         if fitted is None:
             return None
         return Section(INDEX_LABEL, fitted.texts[0], fitted.counts[0], Stability.DYNAMIC)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,7 @@ from providers.goplugin.convert import attr_type_name, config_to_proto, stabilit
 from providers.goplugin.status import context_error_from
 from providers.host.agent_config import (
     AgentConfig,
+    ProviderDeclaration,
     budget_sum_warning,
     resolve_command,
     stability_order_warning,
@@ -31,7 +33,10 @@ RPC_TIMEOUT_S = 10.0
 
 
 @dataclass
-class Session:
+class Plugins:
+    """The declared providers running as plugins, in declaration order (one slot each),
+    and the warnings bringing them up gave; :meth:`close` stops every process."""
+
     slots: list[Slot] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -106,43 +111,90 @@ def bring_up(
 
 
 @contextlib.contextmanager
-def open_session(
+def open_plugins(
     config: AgentConfig,
     *,
     ceilings: tuple[int, ...] = (),
     log_sink: Callable[[str], None] | None = None,
     count_tokens: bool = True,
-) -> Iterator[Session]:
+    concurrently: bool = False,
+) -> Iterator[Plugins]:
     """Every declared, installed provider brought up; closed on exit. ``count_tokens``
-    as in :func:`bring_up`."""
-    session = Session()
+    as in :func:`bring_up`; ``concurrently`` launches them all at once (a background
+    process that must answer its first hook soon), in declaration order all the same."""
+    session = Plugins()
     try:
-        for declaration in config.providers:
-            command = resolve_command(declaration, config.dev_overrides)
-            if command is None:
-                session.warnings.append(
-                    f'provider "{declaration.local_name}" ({declaration.source}) is declared '
-                    "but not installed; skipped"
-                )
-                continue
-            try:
-                session.slots.append(
-                    bring_up(
-                        declaration.local_name,
-                        command,
-                        declaration.block,
-                        log_sink=log_sink,
-                        count_tokens=count_tokens,
-                    )
-                )
-            except (LaunchError, grpc.RpcError) as exc:
-                session.warnings.append(f'provider "{declaration.local_name}" not started: {exc}')
-        for warning in (
-            budget_sum_warning([s.budget for s in session.slots], ceilings),
-            stability_order_warning([(s.name, s.stability) for s in session.slots]),
-        ):
-            if warning:
-                session.warnings.append(warning)
+        bring_up_all(
+            config,
+            session,
+            ceilings=ceilings,
+            log_sink=log_sink,
+            count_tokens=count_tokens,
+            concurrently=concurrently,
+        )
         yield session
     finally:
         session.close()
+
+
+def bring_up_all(
+    config: AgentConfig,
+    session: Plugins,
+    *,
+    ceilings: tuple[int, ...] = (),
+    log_sink: Callable[[str], None] | None = None,
+    count_tokens: bool = True,
+    concurrently: bool = False,
+) -> None:
+    """Bring up every declared provider into ``session`` (its slots in declaration
+    order; each failure a warning)."""
+    commands = []
+    for declaration in config.providers:
+        command = resolve_command(declaration, config.dev_overrides)
+        if command is None:
+            session.warnings.append(
+                f'provider "{declaration.local_name}" ({declaration.source}) is declared '
+                "but not installed; skipped"
+            )
+        else:
+            commands.append((declaration, command))
+
+    def start(item: tuple[ProviderDeclaration, list[str]]) -> Slot | str:
+        declaration, command = item
+        try:
+            return bring_up(
+                declaration.local_name,
+                command,
+                declaration.block,
+                log_sink=log_sink,
+                count_tokens=count_tokens,
+            )
+        except (LaunchError, grpc.RpcError) as exc:
+            return f'provider "{declaration.local_name}" not started: {exc}'
+
+    def record(outcome: Slot | str) -> None:
+        if isinstance(outcome, str):
+            session.warnings.append(outcome)
+        else:
+            session.slots.append(outcome)
+
+    if concurrently and len(commands) > 1:
+        with ThreadPoolExecutor(max_workers=len(commands), thread_name_prefix="bring-up") as pool:
+            futures = [pool.submit(start, item) for item in commands]
+        # Every bring-up is over here; a bug in one is raised once the others' slots are
+        # in the session, so that closing it stops them all.
+        for future in futures:
+            if future.exception() is None:
+                record(future.result())
+        failed = next((f.exception() for f in futures if f.exception() is not None), None)
+        if failed is not None:
+            raise failed
+    else:
+        for item in commands:
+            record(start(item))
+    for warning in (
+        budget_sum_warning([s.budget for s in session.slots], ceilings),
+        stability_order_warning([(s.name, s.stability) for s in session.slots]),
+    ):
+        if warning:
+            session.warnings.append(warning)

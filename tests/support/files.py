@@ -1,4 +1,4 @@
-"""Fixtures for the rule tests (and scoped docs'): real files and a counting reader."""
+"""Real files for tests: write one, mark a repository root, count what a provider reads."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 from providers.repository.sources import SourceText, Unavailable, read_text
 
 
-def write(root: Path, rel: str, text: str) -> Path:
+def write(root: Path, rel: str, text: str = "x\n") -> Path:
+    """``root/rel`` with ``text`` (UTF-8), its directories made as needed."""
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")

@@ -1,12 +1,13 @@
-"""Today's ranking: the file tree renderer of a pinned revision, run in its own process.
+"""Today's ranking: the file tree section of a pinned revision, run in its own process.
 
-Run as ``PYTHONPATH=<extracted revision> python3 baseline_render.py`` with a
+Run as ``PYTHONPATH=<extracted revision> python3 baseline_runner.py`` with a
 JSON request on stdin: ``{"providers": <the extracted dir>, "root": <label>,
 "paths": [...], "budget": N, "touched": [[...], ...]}``; prints a JSON list of
 section texts, one per entry of ``touched``. It imports nothing from the
 benchmark, so the code it measures is only the revision's, and it calls the
-renderer as that revision's provider does (``Tree.of``, ``View``,
-``render_section`` with the fallback counter).
+file tree as that revision's provider does (``Tree.of``, ``View``,
+``render_section`` with the fallback counter): the pinned revision's names,
+which today's tree calls ``Presentation`` and ``build_section``.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ _CONFLICTED = Category.CONFLICTED.value.capitalize()
 _UP_TO_DATE = "up to date with "
 
 
-def status_view(label: str, text: str) -> Node:
+def render_status(label: str, text: str) -> Node:
     """``label`` is not shown: the section has one, ``git status``, and the frontend has it."""
     blocks = [b for b in text.strip("\n").split("\n\n") if b.strip()]
     children: list[Node] = []

@@ -1,0 +1,100 @@
+"""``context-providers doctor``: what the bridge is doing, and what went wrong lately.
+
+Three parts: the background processes running for this user (each asked for its
+status on its socket), the hook settings in force for each client (project and user
+files, and whether our hooks are in them), and the last problems from the log (hooks
+that gave up, providers that failed). Reads only; never starts anything.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from providers.clients import facts, places, wire
+from providers.clients.setup import SetupError, is_ours, load, settings_path
+
+PROBLEM_WORDS = (" WARNING ", " ERROR ", " hook[")
+"""Log lines worth showing: warnings, errors, and every line a hook wrote (a hook writes
+only when it gave up)."""
+
+
+def running() -> Iterator[dict[str, Any]]:
+    """The status of each background process that answers on its socket."""
+    try:
+        directory = places.runtime_dir(create=False)
+    except OSError:
+        return
+    for path in sorted(glob.glob(os.path.join(directory, "*.sock"))):
+        try:
+            verb, _, body = wire.call(path, "status", timeout=1.0)
+        except OSError:
+            yield {"socket": path, "error": "does not answer (a process that was killed?)"}
+            continue
+        if verb == "ok":
+            yield {"socket": path, **json.loads(body)}
+
+
+def hooks_in(path: Path) -> list[str]:
+    """Events at which ``path`` runs our hook."""
+    try:
+        settings = load(path)
+    except SetupError as error:
+        return [f"(unreadable: {error})"]
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
+        return []
+    return [
+        event
+        for event, groups in hooks.items()
+        if isinstance(groups, list)
+        and any(
+            isinstance(g, dict) and any(is_ours(h) for h in g.get("hooks") or []) for g in groups
+        )
+    ]
+
+
+def problems(limit: int) -> list[str]:
+    try:
+        lines = Path(places.log_path()).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    return [line for line in lines.splitlines() if any(w in line for w in PROBLEM_WORDS)][-limit:]
+
+
+def report(repo: Path, limit: int = 20) -> str:
+    out = ["Background processes:"]
+    found = list(running())
+    for status in found:
+        if "error" in status:
+            out.append(f"  {status['socket']}: {status['error']}")
+            continue
+        out.append(
+            f"  {status['root']}: pid {status['pid']}, up {status['uptime_s']} s, idle "
+            f"{status['idle_s']} of {status['idle_limit_s']} s, {status['sessions']} "
+            f"session(s), providers: {', '.join(map(str, status['providers'])) or 'none'}"
+        )
+        for warning in status.get("warnings") or []:
+            out.append(f"    ! {warning}")
+    if not found:
+        out.append("  (none)")
+    out.append("")
+    out.append(f"Settings in force (for {repo}):")
+    for client in facts.FACTS:
+        for scope in ("project", "user"):
+            path = settings_path(client, scope, repo)
+            events = hooks_in(path) if path.exists() else []
+            state = ", ".join(events) if events else "no context-providers hooks"
+            exists = "" if path.exists() else " (no such file)"
+            out.append(f"  {client:<6} {scope:<7} {path}{exists}: {state}")
+    out.append("")
+    out.append(f"Last problems ({places.log_path()}):")
+    lines = problems(limit)
+    out.extend(f"  {line}" for line in lines)
+    if not lines:
+        out.append("  (none)")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,244 @@
+"""The background process's answers: a hook input in, what the hook prints out.
+
+One :class:`Bridge` per repository holds the providers (plugin processes brought up
+through ``providers.host``, as a kernel does) and each session's memory. A hook event
+becomes a turn for the providers it concerns (all of them at session start, all but
+scoped docs at a prompt, scoped docs after a file tool), asked at once
+(``host.chain.run_each``); :mod:`providers.clients.deltas` decides what of it is new
+to the session; the answer is the client's hook output (``facts.hook_output``).
+
+The session's new memory is kept only when the hook confirms that it printed the
+answer (``Reply.commit``), so an answer that came too late is sent again.
+
+For an MCP server, :meth:`Bridge.section` answers one provider's sections on demand:
+the scoped docs of given files, the file tree of a directory at a budget, git status,
+the repo conventions.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from providers.clients import deltas, facts
+from providers.clients.deltas import Event, Kind, Piece
+from providers.clients.loaded import OwnLoads, own_loads
+from providers.clients.memory import MemoryStore
+from providers.core.types import ContextRequest, ModelTarget
+from providers.host.chain import Slot, TurnResult, run_each
+from providers.repository.layout import RepoRoots
+from providers.repository.paths import normalise_touched
+
+log = logging.getLogger(__name__)
+
+KINDS: Mapping[str, Kind] = {
+    "repo_conventions": "conventions",
+    "git_status": "git_status",
+    "file_tree": "file_tree",
+    "scoped_docs": "scoped_docs",
+}
+"""Our providers' packages -> what a section of theirs is to the bridge."""
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """Tokens each event may add to the transcript (README, "Budgets")."""
+
+    start: int = 6000
+    prompt: int = 2000
+    tool: int = 2000
+
+    def of(self, event: Event) -> int:
+        if event in ("start", "resume"):
+            return self.start
+        return self.prompt if event == "prompt" else self.tool
+
+    def with_options(self, options: Sequence[str]) -> Budgets:
+        """``start=N`` and the like, as the hook command passes them."""
+        values: dict[str, int] = {}
+        for option in options:
+            name, _, value = option.partition("=")
+            if name in ("start", "prompt", "tool") and value.isdigit():
+                values[name] = min(int(value), 200_000)
+        return replace(self, **values)
+
+
+@dataclass
+class Reply:
+    """What a hook prints, and what to keep once it has."""
+
+    output: bytes = b""
+    commit: Callable[[], None] | None = None
+    """Keep the session's new memory (call once the hook acknowledged the answer)."""
+    elsewhere: bool = False
+    ended: bool = False
+
+
+@dataclass
+class Bridge:
+    """The providers of one repository, serving every session working in it."""
+
+    root: Path
+    slots: Sequence[Slot]
+    kinds: Mapping[str, Kind]
+    """Slot (local) name -> kind."""
+    store: MemoryStore
+    budgets: Budgets = field(default_factory=Budgets)
+    _roots: RepoRoots = field(default_factory=RepoRoots)
+    _own: dict[tuple[str, str], tuple[float, OwnLoads]] = field(default_factory=dict)
+    _turns: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    # -- hooks ------------------------------------------------------------------------
+
+    def hook(self, client: str, hook_cwd: str, data: bytes, options: Sequence[str]) -> Reply:
+        """The answer to one hook input (the client's JSON, untouched)."""
+        info = facts.FACTS.get(client)
+        payload = json.loads(data) if data.strip() else {}
+        if info is None or not isinstance(payload, dict):
+            raise ValueError(f"not a hook input of a known client ({client!r})")
+        cwd = Path(str(payload.get("cwd") or hook_cwd))
+        if self._roots.root(cwd) != self.root:
+            return Reply(elsewhere=True)
+        name = str(payload.get("hook_event_name", ""))
+        session_id = str(payload.get("session_id", "")) or "default"
+        if name == "SessionEnd":
+            self.store.forget(session_id)
+            return Reply(ended=True)
+        event = _event(info, name, payload)
+        if event is None:
+            return Reply()
+        with self.store.session_lock(session_id):
+            memory = self.store.get(session_id)
+            if event == "tool":
+                paths = facts.paths_from_tool_input(
+                    client, str(payload.get("tool_name", "")), payload.get("tool_input") or {}
+                )
+                inside = normalise_touched(self.root, cwd, paths).inside if paths else ()
+                if not inside:
+                    return Reply()
+                memory = memory.touch(inside)
+            result = self._turn(event, cwd, session_id, memory.files)
+            pieces = self._pieces(result)
+            budgets = self.budgets.with_options(options)
+            add = deltas.added(
+                event, memory, pieces, self._own_loads(client, cwd), budgets.of(event)
+            )
+            if add.left_out:
+                log.info(
+                    "%s %s: left out to fit %d tokens: %s",
+                    client,
+                    name,
+                    budgets.of(event),
+                    ", ".join(add.left_out),
+                )
+            if not add.text:
+                self.store.put(session_id, add.memory)
+                return Reply()
+            output = json.dumps(facts.hook_output(name, add.text)) + "\n"
+            return Reply(output.encode("utf-8"), lambda: self.store.put(session_id, add.memory))
+
+    def _turn(self, event: Event, cwd: Path, session_id: str, files: tuple[str, ...]) -> TurnResult:
+        wanted: tuple[Kind, ...]
+        if event == "tool":
+            wanted = ("scoped_docs",)
+        elif event == "prompt":
+            wanted = ("conventions", "git_status", "file_tree", "static", "dynamic")
+        else:
+            wanted = ("conventions", "git_status", "file_tree", "scoped_docs", "static", "dynamic")
+        slots = [s for s in self.slots if self.kinds.get(s.name) in wanted]
+        with self._lock:
+            self._turns += 1
+            turn_id = f"hook-{self._turns}"
+        request = ContextRequest(
+            token_budget=0,
+            working_directory=str(cwd),
+            model_target=MODEL,
+            files_touched=files,
+            session_id=session_id,
+            turn_id=turn_id,
+        )
+        started = time.perf_counter()
+        result = run_each(slots, request)
+        for outcome in result.outcomes:
+            for problem in outcome.problems:
+                log.warning("%s: %s", outcome.name, problem)
+        log.debug("%s turn in %.3f s", event, time.perf_counter() - started)
+        return result
+
+    def _pieces(self, result: TurnResult) -> list[Piece]:
+        return [
+            Piece(self.kinds.get(provider, "dynamic"), label, text)
+            for provider, label, text in result.texts()
+        ]
+
+    def _own_loads(self, client: str, cwd: Path) -> OwnLoads:
+        """What ``client`` loads itself, looked up again when its files may have changed
+        (at most once a second: a few stats and small reads)."""
+        key = (client, str(cwd))
+        now = time.monotonic()
+        known = self._own.get(key)
+        if known is not None and now - known[0] < 1.0:
+            return known[1]
+        loads = own_loads(client, self.root, cwd)
+        self._own[key] = (now, loads)
+        return loads
+
+    # -- on demand (an MCP server) ------------------------------------------------------
+
+    def section(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """One provider's sections: ``kind`` (``repo_conventions``, ``git_status``,
+        ``file_tree``, ``scoped_docs``), ``files`` (touched, repo-relative or absolute),
+        ``directory`` (the working directory, repo-relative), ``budget`` (tokens; the
+        provider's own when 0 or absent), ``session_id``."""
+        kind = KINDS.get(str(request.get("kind", "")))
+        slots = [s for s in self.slots if kind is not None and self.kinds.get(s.name) == kind]
+        if not slots:
+            raise ValueError(f"no provider of kind {request.get('kind')!r} in this repository")
+        budget = int(request.get("budget") or 0)
+        if budget:
+            slots = [replace(s, budget=budget) for s in slots]
+        directory = self.root / str(request.get("directory") or ".")
+        files = [str(f) for f in request.get("files") or ()]
+        inside = normalise_touched(self.root, directory, files).inside if files else ()
+        result = run_each(
+            slots,
+            ContextRequest(
+                token_budget=0,
+                working_directory=str(directory),
+                model_target=MODEL,
+                files_touched=inside,
+                session_id=str(request.get("session_id") or "mcp"),
+                turn_id="mcp",
+            ),
+        )
+        problems = [p for o in result.outcomes for p in o.problems]
+        return {
+            "sections": [
+                {"label": label, "text": text, "tokens": deltas.tokens(text)}
+                for _, label, text in result.texts()
+            ],
+            "problems": problems,
+        }
+
+
+MODEL = ModelTarget("agent-client-hook")
+
+
+def _event(info: facts.ClientFacts, name: str, payload: Mapping[str, Any]) -> Event | None:
+    """The bridge's event for a client's event name (None: not one we answer)."""
+    events = info.events
+    if name == events.session_start:
+        source = str(payload.get("source", "startup"))
+        return "resume" if source == "resume" else "start"
+    if name == events.per_prompt:
+        return "prompt"
+    if name == events.after_tool:
+        return "tool"
+    return None

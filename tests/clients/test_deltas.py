@@ -1,0 +1,111 @@
+"""What each hook event adds (providers.clients.deltas): pure functions, no processes.
+
+Hook context stays in the transcript, so: nothing when nothing changed, only what
+changed (saying what it replaces), each doc once per session, each event within its
+budget, and a section left out is not remembered as shown."""
+
+from __future__ import annotations
+
+from providers.clients import deltas
+from providers.clients.deltas import INDEX_LABEL, Memory, Piece, doc_path, tree_totals
+from providers.scoped_docs.sections import INDEX_LABEL as PROVIDER_INDEX_LABEL
+
+TREE = "repo/\n  a.py\n(shown: 1 of 1 files, 0 of 0 dirs)\n"
+TREE_MORE = "repo/\n  a.py\n  b.py\n(shown: 2 of 2 files, 0 of 0 dirs)\n"
+TREE_RANKED = "repo/\n  a.py\n(shown: 1 of 2 files, 0 of 0 dirs)\n"
+
+
+def nobody(_: Piece) -> bool:
+    return False
+
+
+def pieces(git: str = "On branch main\n", tree: str = TREE) -> list[Piece]:
+    return [
+        Piece("conventions", "AGENTS.md", "# Rules\n"),
+        Piece("conventions", "CLAUDE.md", "# Claude\n"),
+        Piece("git_status", "git status", git),
+        Piece("file_tree", "file tree", tree),
+        Piece("scoped_docs", INDEX_LABEL, "[index]\n"),
+    ]
+
+
+def test_the_index_label_is_the_providers() -> None:
+    assert INDEX_LABEL == PROVIDER_INDEX_LABEL
+
+
+def test_start_sends_all_but_what_the_client_loads_and_the_index() -> None:
+    own = lambda p: p.label == "CLAUDE.md"  # noqa: E731
+    added = deltas.added("start", Memory(), pieces(), own, 6000)
+    assert '<context label="AGENTS.md">\n# Rules\n</context>' in added.text
+    assert "CLAUDE.md" not in added.text and "[index]" not in added.text
+    assert "On branch main" in added.text and "a.py" in added.text
+    assert added.tokens == deltas.tokens(added.text)
+
+
+def test_a_prompt_with_no_change_adds_nothing() -> None:
+    started = deltas.added("start", Memory(), pieces(), nobody, 6000).memory
+    again = deltas.added("prompt", started, pieces(), nobody, 2000)
+    assert again.text == "" and again.memory == started
+
+
+def test_a_prompt_sends_what_changed_and_says_what_it_replaces() -> None:
+    started = deltas.added("start", Memory(), pieces(), nobody, 6000).memory
+    changed = deltas.added(
+        "prompt", started, pieces(git="On branch main\n\nM a.py\n"), nobody, 2000
+    )
+    assert changed.text.startswith("git status changed since the last turn")
+    assert "M a.py" in changed.text and "file tree" not in changed.text
+    quiet = deltas.added(
+        "prompt", changed.memory, pieces(git="On branch main\n\nM a.py\n"), nobody, 2000
+    )
+    assert quiet.text == ""
+
+
+def test_the_tree_is_sent_again_only_when_files_were_added_or_removed() -> None:
+    started = deltas.added("start", Memory(), pieces(), nobody, 6000).memory
+    ranked = deltas.added(
+        "prompt", started, pieces(tree=TREE.replace("a.py", "a.py ")), nobody, 2000
+    )
+    assert ranked.text == ""
+    more = deltas.added("prompt", started, pieces(tree=TREE_MORE), nobody, 2000)
+    assert more.text.startswith("Files were added or removed") and "b.py" in more.text
+    assert tree_totals(TREE_MORE) == tree_totals(TREE_RANKED) == "2 0"
+
+
+def test_each_doc_once_per_session_and_again_when_edited() -> None:
+    label = 'src/AGENTS.md (applies to src/a.py via "src/**")'
+    other = 'src/AGENTS.md (applies to src/b.py via "src/**")'
+    first = deltas.added("tool", Memory(), [Piece("scoped_docs", label, "doc\n")], nobody, 2000)
+    assert "doc" in first.text
+    second = deltas.added(
+        "tool", first.memory, [Piece("scoped_docs", other, "doc\n")], nobody, 2000
+    )
+    assert second.text == ""
+    edited = deltas.added(
+        "tool", first.memory, [Piece("scoped_docs", other, "doc v2\n")], nobody, 2000
+    )
+    assert edited.text.startswith("src/AGENTS.md changed since it was shown")
+    assert doc_path(label) == "src/AGENTS.md"
+    assert doc_path(".cursor/rules/a.mdc (always applies)") == ".cursor/rules/a.mdc"
+
+
+def test_what_does_not_fit_is_left_out_and_sent_later() -> None:
+    big = Piece("scoped_docs", 'a.md (applies to x via "*")', "word " * 400)
+    small = Piece("scoped_docs", 'b.md (applies to x via "*")', "small\n")
+    first = deltas.added("tool", Memory(), [big, small], nobody, 100)
+    assert "small" in first.text and "word" not in first.text
+    assert first.left_out == (big.label,)
+    later = deltas.added("tool", first.memory, [big, small], nobody, 1000)
+    assert "word" in later.text and "small" not in later.text
+
+
+def test_a_resumed_session_gets_only_what_changed_a_compacted_one_everything() -> None:
+    started = deltas.added("start", Memory(), pieces(), nobody, 6000).memory
+    assert deltas.added("resume", started, pieces(), nobody, 6000).text == ""
+    assert "# Rules" in deltas.added("start", started, pieces(), nobody, 6000).text
+    assert "# Rules" in deltas.added("resume", Memory(), pieces(), nobody, 6000).text
+
+
+def test_files_touched_grow_in_order_without_repeats() -> None:
+    memory = Memory().touch(["a", "b"]).touch(["b", "c", "a"])
+    assert memory.files == ("a", "b", "c")

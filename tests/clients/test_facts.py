@@ -1,0 +1,214 @@
+"""providers.clients.facts without the clients: the pure functions the bridge calls (hook
+settings and output, timeout units, MCP registration, convention files, and the paths a
+tool call names), on the inputs the real clients were seen to send."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tomllib
+from pathlib import Path
+from types import MappingProxyType
+
+import pytest
+
+from providers.clients import facts
+
+
+def test_every_client_has_its_entry() -> None:
+    """One entry per client, keyed by its name; the three one-shot commands."""
+    assert set(facts.FACTS) == {"claude", "gemini", "codex"}
+    assert {f.one_shot for f in facts.FACTS.values()} == {
+        ("claude", "-p"),
+        ("gemini", "-p"),
+        ("codex", "exec"),
+    }
+    for info in facts.FACTS.values():
+        events = info.events
+        used = {events.session_start, events.per_prompt, events.after_tool}
+        assert not used & set(events.never), info.name
+        assert used == set(info.context_lands), info.name
+
+
+def test_packages_agree_with_the_pins() -> None:
+    """facts.npm_package names the package tests/clients/versions.json pins (the only place
+    with versions)."""
+    pins = json.loads((Path(__file__).parent / "versions.json").read_text())
+    assert {name: f.npm_package for name, f in facts.FACTS.items()} == {
+        name: pin["package"] for name, pin in pins.items()
+    }
+
+
+def test_hook_output_shape() -> None:
+    """HOOK_OUTPUT_SHAPE: hookSpecificOutput with the event name and additionalContext."""
+    assert facts.hook_output("SessionStart", "text") == {
+        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "text"}
+    }
+
+
+@pytest.mark.parametrize(
+    ("client", "seconds", "expected"),
+    [("claude", 5, 5), ("codex", 0.2, 1), ("gemini", 5, 5000), ("gemini", 0.25, 250)],
+)
+def test_timeout_value_in_the_clients_unit(client: str, seconds: float, expected: int) -> None:
+    """facts.timeout_unit: Gemini counts milliseconds, the others whole seconds (at least 1)."""
+    assert facts.timeout_value(client, seconds) == expected
+
+
+def test_hook_settings_groups_hooks_by_event() -> None:
+    """The settings shape shared by the three clients: event -> [{matcher, hooks: [...]}]."""
+    settings = facts.hook_settings(
+        "gemini", [("BeforeAgent", "a", 2), ("BeforeAgent", "b", 1), ("AfterTool", "c", 3)]
+    )
+    assert settings == {
+        "hooks": {
+            "BeforeAgent": [
+                {
+                    "matcher": "*",
+                    "hooks": [
+                        {"type": "command", "command": "a", "timeout": 2000},
+                        {"type": "command", "command": "b", "timeout": 1000},
+                    ],
+                }
+            ],
+            "AfterTool": [
+                {"matcher": "*", "hooks": [{"type": "command", "command": "c", "timeout": 3000}]}
+            ],
+        }
+    }
+
+
+def test_mcp_registration_shapes() -> None:
+    """facts.mcp.registration: JSON mcpServers for Claude (type stdio) and Gemini (trust),
+    TOML [mcp_servers.NAME] for Codex (required, tools approved)."""
+    servers = [("ctx", "/usr/bin/python3", ("-m", "bridge"))]
+    claude = facts.mcp_json("claude", servers)["mcpServers"]["ctx"]
+    assert claude == {
+        "type": "stdio",
+        "command": "/usr/bin/python3",
+        "args": ["-m", "bridge"],
+        "env": {},
+    }
+    assert facts.mcp_json("gemini", servers)["mcpServers"]["ctx"]["trust"] is True
+    codex = tomllib.loads(facts.codex_mcp_toml(servers))["mcp_servers"]["ctx"]
+    assert codex == {
+        "command": "/usr/bin/python3",
+        "args": ["-m", "bridge"],
+        "required": True,
+        "default_tools_approval_mode": "approve",
+    }
+    with pytest.raises(ValueError):
+        facts.mcp_json("codex", servers)
+
+
+@pytest.mark.parametrize(
+    ("client", "present", "loaded"),
+    [
+        ("claude", {"AGENTS.md", "CLAUDE.md", "GEMINI.md"}, {"CLAUDE.md"}),
+        ("claude", {"AGENTS.md", ".claude/rules/"}, {"AGENTS.md", ".claude/rules/"}),
+        ("gemini", {"AGENTS.md", "CLAUDE.md", "GEMINI.md"}, {"GEMINI.md"}),
+        ("gemini", {"AGENTS.md"}, set()),
+        ("codex", {"AGENTS.md", "CLAUDE.md", "GEMINI.md"}, {"AGENTS.md"}),
+    ],
+)
+def test_loaded_conventions(client: str, present: set[str], loaded: set[str]) -> None:
+    """facts.loads_by_itself and loads_unless: what the bridge must not send again."""
+    assert facts.loaded_conventions(client, present) == loaded
+
+
+def test_paths_from_file_tools() -> None:
+    """facts.file_tools: Claude and Gemini name the file in file_path; a tool that is not a
+    file tool, or an input without the key, names none."""
+    assert facts.paths_from_tool_input("claude", "Read", {"file_path": "/r/a.py"}) == ("/r/a.py",)
+    assert facts.paths_from_tool_input("gemini", "read_file", {"file_path": "a.py"}) == ("a.py",)
+    assert facts.paths_from_tool_input("claude", "Bash", {"command": "cat a.py"}) == ()
+    assert facts.paths_from_tool_input("gemini", "replace", {}) == ()
+
+
+def test_codex_tool_inputs() -> None:
+    """facts.CODEX.file_tools: Bash carries a shell command (a string as seen, or argv),
+    apply_patch the patch, both under "command"."""
+    assert facts.paths_from_tool_input("codex", "Bash", {"command": "cat src/a.py"}) == (
+        "src/a.py",
+    )
+    argv = ["bash", "-lc", "sed -n '1,20p' src/a.py"]
+    assert facts.paths_from_tool_input("codex", "Bash", {"command": argv}) == ("src/a.py",)
+    patch = (
+        "*** Begin Patch\n*** Update File: src/a.py\n*** Move to: src/b.py\n@@\n-x\n+y\n"
+        "*** Add File: docs/new.md\n+hi\n*** Delete File: old.txt\n*** End Patch\n"
+    )
+    assert facts.paths_from_tool_input("codex", "apply_patch", {"command": patch}) == (
+        "src/a.py",
+        "src/b.py",
+        "docs/new.md",
+        "old.txt",
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "paths"),
+    [
+        ("cat src/a.py", ["src/a.py"]),
+        ("cat -n a.py b.py", ["a.py", "b.py"]),
+        ('cat "dir with space/a.py"', ["dir with space/a.py"]),
+        ("sed -n '1,80p' src/a.py", ["src/a.py"]),
+        ("sed -n '1,$p' src/a.py", ["src/a.py"]),
+        ("sed -n -e 1p -e 5p a.py", ["a.py"]),
+        ("sed -ne 1p a.py", ["a.py"]),
+        ("head -n 20 a.py", ["a.py"]),
+        ("head -20 a.py", ["a.py"]),
+        ("tail -n5 log.txt", ["log.txt"]),
+        ("nl -ba src/a.py | sed -n '1,40p'", ["src/a.py"]),
+        ("nl -b a src/a.py", ["src/a.py"]),
+        ("rg -n foo src", ["src"]),
+        ("rg -n -A3 'a b' src lib", ["src", "lib"]),
+        ("rg -nA 3 foo src", ["src"]),
+        ("rg -e foo -e bar src", ["src"]),
+        ("rg --files src", ["src"]),
+        ("rg --max-depth 2 foo src", ["src"]),
+        ("rg --glob='*.py' foo src", ["src"]),
+        ("grep -rn 'x y' src lib", ["src", "lib"]),
+        ("grep -c x -- -weird", ["-weird"]),
+        ("cat a.py && cat b.py; head c.py", ["a.py", "b.py", "c.py"]),
+        ("cat a.py a.py", ["a.py"]),
+        ("bash -lc 'cat src/a.py'", ["src/a.py"]),
+        # Not understood, or not a plain read: no path at all.
+        ("cat $FILE", []),
+        ('cat "$FILE"', []),
+        ("cat `which x`", []),
+        ("cat $(ls)", []),
+        ("cat *.py", []),
+        ("cat src/{a,b}.py", []),
+        ("rg --glob=*.py foo src", []),
+        ("cat ~/notes", []),
+        ("cat a.py > b.py", []),
+        ("cat < a.py", []),
+        ("(cat a.py)", []),
+        ("cd src && cat a.py", []),
+        ("ls src", []),
+        ("sed -i s/a/b/ a.py", []),
+        ("sed 1p a.py", []),
+        ("rg --unknown-option x src", []),
+        ("head -n", []),
+        ("cat 'unterminated", []),
+        ("python -c 'print(1)'", []),
+    ],
+)
+def test_paths_from_shell(command: str, paths: list[str]) -> None:
+    """facts.paths_from_shell: the conservative forms give their file operands; anything the
+    shell would expand, redirect, or a command outside the readers gives none."""
+    assert list(facts.paths_from_shell(command)) == paths
+
+
+def test_facts_are_plain_data() -> None:
+    """The table is plain data: it serialises to JSON (strings, tuples, mappings)."""
+
+    def default(value: object) -> object:
+        if isinstance(value, frozenset):
+            return sorted(value)
+        if isinstance(value, MappingProxyType | dict):
+            return dict(value)
+        raise TypeError(type(value))
+
+    table = {name: dataclasses.asdict(info) for name, info in facts.FACTS.items()}
+    assert json.loads(json.dumps(table, default=default))["codex"]["timeout_unit"] == "s"
