@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -15,6 +16,7 @@ from typing import Any, Protocol, TypeVar
 import pytest
 from hypothesis import settings
 
+from providers.host.launcher import SOCKET_DIR_ENV, PluginProcess
 from tests.support.files import CountingReader
 
 # The same examples on every run: a property test that fails fails every time, in CI
@@ -32,6 +34,43 @@ GIT_ENV = {
     "GIT_COMMITTER_EMAIL": "test@example.com",
     "GIT_CONFIG_NOSYSTEM": "1",
 }
+
+
+@pytest.fixture(scope="session", autouse=True)
+def short_socket_dir() -> Iterator[str]:
+    """Issue 20 items 10-11: every plugin our host launches, in this process or in a host
+    a test starts, puts its unix sockets here: a short path whatever TMPDIR is (a socket
+    path over 108 bytes cannot be bound), removed with anything a killed host left."""
+    base = "/tmp" if os.access("/tmp", os.W_OK) else tempfile.gettempdir()
+    directory = tempfile.mkdtemp(prefix="ctxt-", dir=base)
+    previous = os.environ.get(SOCKET_DIR_ENV)
+    os.environ[SOCKET_DIR_ENV] = directory
+    try:
+        yield directory
+    finally:
+        if previous is None:
+            os.environ.pop(SOCKET_DIR_ENV, None)
+        else:
+            os.environ[SOCKET_DIR_ENV] = previous
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def close_launched_plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Issue 20 item 10: a plugin a test launched is closed when the test ends, also when
+    it fails before its own close (a plugin left running made an unrelated test fail)."""
+    launched: list[PluginProcess] = []
+    launch = PluginProcess.launch.__func__  # type: ignore[attr-defined]
+
+    def recorded(cls: type[PluginProcess], *args: Any, **kwargs: Any) -> PluginProcess:
+        plugin: PluginProcess = launch(cls, *args, **kwargs)
+        launched.append(plugin)
+        return plugin
+
+    monkeypatch.setattr(PluginProcess, "launch", classmethod(recorded))
+    yield
+    for plugin in launched:
+        plugin.close()
 
 
 class ClosableProvider(Protocol):

@@ -25,6 +25,7 @@ from pathlib import Path, PurePosixPath
 
 from providers.clients import facts
 from providers.clients.deltas import Piece
+from providers.markdown import MarkdownTooComplex
 from providers.markdown.imports import find_imports
 from providers.repository.paths import confine, repo_relative
 from providers.repository.sources import SourceText, read_text
@@ -75,7 +76,10 @@ def _present(root: Path) -> list[str]:
 
 
 def _imports(root: Path, start: Iterable[str]) -> set[str]:
-    """Repo-relative paths the files ``start`` import, transitively, inside the root."""
+    """Repo-relative paths the files ``start`` import, transitively, inside the root.
+
+    A file too complex for the markdown parser (issue 20 item 5) counts as importing
+    nothing: what it imports may then be sent again, never left out."""
     seen: set[str] = set()
     frontier = [(p, 0) for p in start]
     while frontier:
@@ -85,7 +89,11 @@ def _imports(root: Path, start: Iterable[str]) -> set[str]:
         source = read_text(root, root / path)
         if not isinstance(source, SourceText):
             continue
-        for found in find_imports(source.text):
+        try:
+            imports = find_imports(source.text)
+        except MarkdownTooComplex:
+            continue
+        for found in imports:
             target = found.target
             if target.startswith("~"):
                 continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Sequence
 
 from providers.core.types import Unit
@@ -15,6 +16,10 @@ def join_blocks(blocks: Sequence[str]) -> str:
 
 MAX_NAMED_PARTS = 12
 """Headings one file's line of the note lists; past that it counts the rest."""
+
+MAX_NAMED_GROUPS = 40
+"""Files the note names one per line; past that it counts the rest, so the note of a
+thousand left-out rule files still fits a budget (it once took the whole answer)."""
 
 TRAIL_SEPARATOR = " > "
 
@@ -33,16 +38,18 @@ def left_out_note(
     """
     if not dropped:
         return ""
-    by_group: dict[str, list[str]] = {}
+    by_group: dict[str, dict[str, None]] = {}  # ordered sets: 40,000 headings stay linear
     for unit in dropped:
-        names = by_group.setdefault(unit.group, [])
-        if unit.name and unit.name not in names:
-            names.append(unit.name)
+        names = by_group.setdefault(unit.group, {})
+        if unit.name:
+            names[unit.name] = None
     lines = [left_out_header(how_to_read)]
     lines.extend(
-        left_out_line(group, names, partly_shown=group in partly_shown)
-        for group, names in by_group.items()
+        left_out_line(group, list(names), partly_shown=group in partly_shown)
+        for group, names in itertools.islice(by_group.items(), MAX_NAMED_GROUPS)
     )
+    if len(by_group) > MAX_NAMED_GROUPS:
+        lines.append(f"- and {len(by_group) - MAX_NAMED_GROUPS:,} more files")
     return "\n".join(lines) + "\n"
 
 
@@ -62,12 +69,12 @@ def left_out_line(group: str, names: Sequence[str], *, partly_shown: bool = Fals
 
 def compact_trails(names: Sequence[str]) -> str:
     """Heading trails with each parent written once: ``# A (## x, ## y); # B``."""
-    children: dict[str, list[str]] = {}
+    children: dict[str, dict[str, None]] = {}
     for name in names:
         top, _, rest = name.partition(TRAIL_SEPARATOR)
-        under = children.setdefault(top, [])
-        if rest and rest not in under:
-            under.append(rest)
+        under = children.setdefault(top, {})
+        if rest:
+            under[rest] = None
     parts = [f"{top} ({', '.join(under)})" if under else top for top, under in children.items()]
     if len(parts) > MAX_NAMED_PARTS:
         more = len(parts) - MAX_NAMED_PARTS

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from providers.core.budget import TokenCounter
+from providers.core.deadline import Deadline
 from providers.core.render_tree import Node
 from providers.core.request import Turn, check_request
 from providers.core.types import Capabilities, ContextRequest, Contribution, Identity
@@ -38,10 +39,17 @@ class ContextProvider(Protocol):
 
 
 def contribute(
-    provider: ContextProvider, request: ContextRequest, counter: TokenCounter
+    provider: ContextProvider,
+    request: ContextRequest,
+    counter: TokenCounter,
+    deadline: Deadline | None = None,
 ) -> Contribution:
-    """The one way a request reaches a provider: checked once, budget 0 answered here."""
-    turn = check_request(request)
+    """The one way a request reaches a provider: checked once, budget 0 answered here.
+
+    ``deadline``: when the turn stops taking on work (default: a turn's work budget
+    from now, :data:`~providers.core.deadline.TURN_WORK_SECONDS`).
+    """
+    turn = check_request(request, deadline or Deadline.for_turn())
     if turn.token_budget == 0:
         return Contribution(why_empty="the token budget is 0")
     return provider.collect(turn, counter)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from providers.core.deadline import NEVER, Deadline
 from providers.core.errors import invalid_request, source_unavailable
 from providers.core.types import ContextRequest
 
@@ -26,6 +27,8 @@ class Turn:
     request: ContextRequest
     working_directory: Path
     model_id: str
+    deadline: Deadline = field(default=NEVER, compare=False)
+    """When to stop taking on work and answer with what is done (see ``core.deadline``)."""
 
     @property
     def token_budget(self) -> int:
@@ -40,7 +43,7 @@ class Turn:
         return self.request.session_id
 
 
-def check_request(request: ContextRequest) -> Turn:
+def check_request(request: ContextRequest, deadline: Deadline = NEVER) -> Turn:
     """``request`` as a :class:`Turn`, or the classified error that says what is wrong."""
     if request.token_budget < 0:
         raise invalid_request(f"token_budget must be >= 0 (got {request.token_budget})")
@@ -74,4 +77,4 @@ def check_request(request: ContextRequest) -> Turn:
         raise source_unavailable(
             f"working directory {request.working_directory} is not a directory"
         )
-    return Turn(request, path, request.model_target.id)
+    return Turn(request, path, request.model_target.id, deadline)

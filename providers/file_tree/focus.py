@@ -54,7 +54,8 @@ class FocusTracker:
         """Where the agent is: this turn's files (the ones the kernel's growing list added
         last), earlier ones, the working directory below the root, and the history."""
         fresh = self.this_turn(turn.session_id, touched)
-        focus = order_touched(fresh, [p for p in touched if p not in fresh])
+        fresh_set = set(fresh)  # 100,000 paths touched: a set, or the turn is quadratic
+        focus = order_touched(fresh, [p for p in touched if p not in fresh_set])
         try:
             cwd = turn.working_directory.resolve().relative_to(root).as_posix()
         except ValueError:

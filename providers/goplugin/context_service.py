@@ -20,6 +20,7 @@ from google.protobuf.message import DecodeError
 
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2, context_pb2_grpc
+from providers.core.deadline import Deadline
 from providers.core.errors import ErrorCategory, ProviderError
 from providers.core.identity import configured_name, local_name_from_env, section_provider_name
 from providers.core.provider import ContextProvider, contribute
@@ -102,8 +103,9 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
             name = self._section_provider_name(provider)
             model_id = core_request.model_target.id if core_request.model_target else ""
             counter = KernelCounter(self._counts, model_id)
-            with self._lock:
-                result = contribute(provider, core_request, counter)
+            with self._lock:  # the work budget counts from here: waiting for the lock is spent
+                deadline = Deadline.for_turn(context.time_remaining())
+                result = contribute(provider, core_request, counter, deadline)
                 ours = self._converted(result, name)
             hook = self._handle.answer_sent
             if hook is not None and not context.add_callback(hook):

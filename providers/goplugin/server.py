@@ -18,6 +18,7 @@ import time
 from collections.abc import Mapping
 from concurrent import futures
 from dataclasses import dataclass
+from typing import NoReturn
 
 import grpc
 
@@ -33,6 +34,8 @@ log = logging.getLogger(__name__)
 _MAX_MESSAGE = 256 * 1024 * 1024  # the host may send large prior_sections
 _WORKERS = 8  # the broker stream pins one; Contribute is serialised anyway
 _PARENT_POLL_S = 0.1
+_EXIT_BACKSTOP_S = 1.0
+"""How long the main thread has to shut down before the parent watch exits for it."""
 
 
 @dataclass
@@ -111,38 +114,57 @@ def serve(provider_spec: str, environ: Mapping[str, str]) -> int:
     )
     plugin.handle.load_in_background()
     _watch_parent(plugin.lifecycle, parent)
-    plugin.lifecycle.stopping.wait()
-    _shutdown(plugin)
-    return 0
+    try:
+        plugin.lifecycle.stopping.wait()
+    finally:
+        _shutdown(plugin)
+    return 0  # pragma: no cover: _shutdown never returns
 
 
 def _watch_parent(lifecycle: Lifecycle, parent: int) -> None:
-    """Nothing kills a plugin whose host died without Kill(): notice and leave."""
+    """Nothing kills a plugin whose host died without Kill(): notice and leave.
+
+    Once stopping, for whatever reason, the main thread shuts down and exits;
+    should it not have within :data:`_EXIT_BACKSTOP_S` (something it waits for is
+    held by a turn), this thread kills the git runs and exits itself. A turn busy
+    in Python cannot stop it: the interpreter switches threads every 5 ms.
+    """
 
     def poll() -> None:
         while not lifecycle.stopping.wait(_PARENT_POLL_S):
             if os.getppid() != parent:
                 lifecycle.stop("host process went away")
+        time.sleep(_EXIT_BACKSTOP_S)
+        kill_all()
+        os._exit(0)
 
     threading.Thread(target=poll, name="parent-watch", daemon=True).start()
 
 
-def _shutdown(plugin: PluginServer) -> None:
-    """Stop quickly (the host kills us after 2 s); no kernel calls from here on."""
-    plugin.connection.close()
-    install_logging(None)
+def _shutdown(plugin: PluginServer) -> NoReturn:
+    """Stop quickly (the host kills us after 2 s); no kernel calls from here on.
+
+    Nothing here may keep the process: the exit comes last whatever happens before
+    it. (The exit line to a dead host's stderr raised BrokenPipeError, and the
+    interpreter then waited for the busy turn's worker thread: minutes.)
+    """
     started = time.monotonic()
-    plugin.server.stop(grace=0.2).wait(0.5)
-    plugin.handle.close(timeout=0.2)
-    kill_all()  # runs a turn still waits for, abandoned with it: no git process outlives us
-    if plugin.socket_dir:  # grpcio may have removed the socket already; the directory is ours
-        with contextlib.suppress(OSError):
-            os.unlink(plugin.address)
-        with contextlib.suppress(OSError):
-            os.rmdir(plugin.socket_dir)
-    sys.stderr.write(
-        f"[DEBUG] plugin exiting: {plugin.lifecycle.reason} "
-        f"({(time.monotonic() - started) * 1000:.0f} ms)\n"
-    )
-    sys.stderr.flush()
-    os._exit(0)  # do not wait for executor threads
+    try:
+        plugin.connection.close()
+        install_logging(None)
+        plugin.server.stop(grace=0.2).wait(0.5)
+        plugin.handle.close(timeout=0.2)
+        kill_all()  # runs a turn still waits for, abandoned with it: no git process outlives us
+        if plugin.socket_dir:  # grpcio may have removed the socket already; the directory is ours
+            with contextlib.suppress(OSError):
+                os.unlink(plugin.address)
+            with contextlib.suppress(OSError):
+                os.rmdir(plugin.socket_dir)
+        with contextlib.suppress(OSError, ValueError):  # the host's end may be gone
+            sys.stderr.write(
+                f"[DEBUG] plugin exiting: {plugin.lifecycle.reason} "
+                f"({(time.monotonic() - started) * 1000:.0f} ms)\n"
+            )
+            sys.stderr.flush()
+    finally:
+        os._exit(0)  # do not wait for executor threads

@@ -146,9 +146,19 @@ class CallbackServer:
             os.rmdir(self.directory)
 
 
-def start_callback_server(callbacks: KernelCallbacks) -> CallbackServer:
-    """Serve the callbacks on a fresh unix socket (the broker's AcceptAndServe(1))."""
-    directory = tempfile.mkdtemp(prefix="ctxk-")
+_UNIX_PATH_LIMIT = 100  # sun_path is 108 bytes; keep a margin
+
+
+def start_callback_server(
+    callbacks: KernelCallbacks, socket_dir: str | None = None
+) -> CallbackServer:
+    """Serve the callbacks on a fresh unix socket (the broker's AcceptAndServe(1)), in a
+    directory of its own under ``socket_dir`` (default: the temporary directory, or
+    ``/tmp`` when that is too long a path for a socket)."""
+    base = socket_dir or tempfile.gettempdir()
+    if len(os.path.join(base, "ctxk-12345678", "kernel.sock").encode()) > _UNIX_PATH_LIMIT:
+        base = "/tmp"
+    directory = tempfile.mkdtemp(prefix="ctxk-", dir=base)
     address = os.path.join(directory, "kernel.sock")
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
     kernel_pb2_grpc.add_KernelCallbackServiceServicer_to_server(callbacks, server)

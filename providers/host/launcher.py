@@ -5,6 +5,9 @@ variables only (``full_env=True`` adds the whole environment, as today's
 kernel really does). The first stdout line is the handshake; the broker
 stream offers our KernelCallbackService as ID 1; teardown follows go-plugin's
 Kill(): close the broker, Shutdown, close the connection, wait 2 s, kill.
+A launch that fails closes everything it opened (the process, its pipes, the
+callback server); ``CONTEXT_HOST_SOCKET_DIR`` puts every unix socket in a
+directory of the caller's (short whatever ``TMPDIR`` is).
 """
 
 from __future__ import annotations
@@ -36,6 +39,10 @@ from providers.host.callback_server import CallbackServer, KernelCallbacks, star
 
 START_TIMEOUT_S = 60.0
 KILL_WAIT_S = 2.0
+SOCKET_DIR_ENV = "CONTEXT_HOST_SOCKET_DIR"
+"""Where this host puts its unix sockets, when set: its callback server's, and its
+plugins' (passed to them as ``PLUGIN_UNIX_SOCKET_DIR``). A short directory keeps socket
+paths under the 108-byte limit whatever ``TMPDIR`` is; the test suite sets one."""
 
 
 class LaunchError(RuntimeError):
@@ -107,6 +114,11 @@ class PluginProcess:
     stderr_lines: list[str] = field(default_factory=list)
     _broker_done: threading.Event = field(default_factory=threading.Event)
     _readers: list[threading.Thread] = field(default_factory=list)
+    _closed: bool = False
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     @classmethod
     def launch(
@@ -119,7 +131,11 @@ class PluginProcess:
         env_overrides: dict[str, str] | None = None,
         start_timeout: float = START_TIMEOUT_S,
     ) -> PluginProcess:
+        socket_dir = os.environ.get(SOCKET_DIR_ENV) or None
         env = plugin_environment(local_name, full_env=full_env)
+        if socket_dir:
+            env[SOCKET_DIR_ENV] = socket_dir  # a host the plugin starts uses it too
+            env["PLUGIN_UNIX_SOCKET_DIR"] = socket_dir
         env.update(env_overrides or {})
         started = time.perf_counter()
         process = subprocess.Popen(
@@ -131,42 +147,51 @@ class PluginProcess:
         )
         stderr_lines: list[str] = []
         readers = [_drain(process.stderr, stderr_lines)]
-        line = _first_line(process, start_timeout)
-        launch_seconds = time.perf_counter() - started
+        opened: list[grpc.Channel | CallbackServer] = []
         try:
+            line = _first_line(process, start_timeout)
+            launch_seconds = time.perf_counter() - started
             handshake = parse_handshake(line)
-        except LaunchError:
-            process.kill()
+            assert process.stdout is not None
+            readers.append(_drain(process.stdout, None))  # later stdout is read and dropped
+            target = (
+                f"unix:{handshake.address}" if handshake.network == "unix" else handshake.address
+            )
+            channel = grpc.insecure_channel(
+                target,
+                options=[
+                    ("grpc.enable_http_proxy", 0),
+                    ("grpc.max_receive_message_length", 2**31 - 1),
+                    ("grpc.max_send_message_length", 2**31 - 1),
+                ],
+            )
+            opened.append(channel)
+            callbacks = callbacks or KernelCallbacks(label=local_name)
+            callback_server = start_callback_server(callbacks, socket_dir)
+            opened.append(callback_server)
+            plugin = cls(
+                local_name=local_name,
+                process=process,
+                channel=channel,
+                stub=context_pb2_grpc.ContextServiceStub(channel),
+                callbacks=callbacks,
+                callback_server=callback_server,
+                handshake=handshake,
+                launch_seconds=launch_seconds,
+                stderr_lines=stderr_lines,
+                _readers=readers,
+            )
+            plugin._start_broker()
+            plugin._start_stdio()
+        except BaseException:  # a failed launch leaves nothing open: process, pipes, sockets
+            for thing in reversed(opened):
+                with contextlib.suppress(Exception):
+                    thing.stop() if isinstance(thing, CallbackServer) else thing.close()
+            if process.poll() is None:
+                process.kill()
             process.wait()
             _close_pipes(process, readers)
             raise
-        assert process.stdout is not None
-        readers.append(_drain(process.stdout, None))  # later stdout is read and dropped
-        target = f"unix:{handshake.address}" if handshake.network == "unix" else handshake.address
-        channel = grpc.insecure_channel(
-            target,
-            options=[
-                ("grpc.enable_http_proxy", 0),
-                ("grpc.max_receive_message_length", 2**31 - 1),
-                ("grpc.max_send_message_length", 2**31 - 1),
-            ],
-        )
-        callbacks = callbacks or KernelCallbacks(label=local_name)
-        callback_server = start_callback_server(callbacks)
-        plugin = cls(
-            local_name=local_name,
-            process=process,
-            channel=channel,
-            stub=context_pb2_grpc.ContextServiceStub(channel),
-            callbacks=callbacks,
-            callback_server=callback_server,
-            handshake=handshake,
-            launch_seconds=launch_seconds,
-            stderr_lines=stderr_lines,
-            _readers=readers,
-        )
-        plugin._start_broker()
-        plugin._start_stdio()
         return plugin
 
     def _start_broker(self) -> None:
@@ -199,7 +224,10 @@ class PluginProcess:
         threading.Thread(target=_consume, args=(stream,), daemon=True).start()
 
     def close(self) -> float:
-        """go-plugin's Kill(); returns how long the process took to exit."""
+        """go-plugin's Kill(); returns how long the process took to exit (0 once closed)."""
+        if self._closed:
+            return 0.0
+        self._closed = True
         started = time.perf_counter()
         self._broker_done.set()
         self.callback_server.stop()
@@ -248,8 +276,8 @@ def _first_line(process: subprocess.Popen[bytes], timeout: float) -> str:
     reader.start()
     reader.join(timeout)
     if not result:
-        process.kill()
-        process.wait()
+        process.kill()  # ends the read: the pipes may then be closed
+        reader.join(5.0)
         raise LaunchError(f"timeout waiting for the plugin handshake ({timeout:.0f} s)")
     if not result[0]:
         code = process.wait()

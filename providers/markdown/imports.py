@@ -51,7 +51,13 @@ class MarkdownImport:
 
 
 def find_imports(text: str) -> list[MarkdownImport]:
-    """Every import reference in document order; meant for already stripped text."""
+    """Every import reference in document order; meant for already stripped text.
+
+    Raises :class:`~providers.markdown.tokens.MarkdownTooComplex` for a text the
+    parser must not take on (the caller then expands no import of it).
+    """
+    if "@" not in text:
+        return []  # the common case, without a parse
     normalised = normalise_newlines(text)
     view = [parser_view(line) for line in source_lines(normalised)]
     found: list[MarkdownImport] = []

@@ -31,6 +31,7 @@ from markdown_it.token import Token
 from providers.markdown.edits import Lines, remove_spans, without
 from providers.markdown.lines import normalise_newlines, source_lines
 from providers.markdown.tokens import (
+    ParseWork,
     comment_spans,
     content_map,
     front_matter_end,
@@ -47,15 +48,46 @@ def split_front_matter(text: str) -> tuple[str | None, str]:
     The YAML is the raw text without the fences and without its last newline
     (as markdown-it's token holds it); the body is everything after the
     closing fence. Without front matter: ``(None, text)``. Newlines normalised.
+    Raises :class:`MarkdownTooComplex` for a text the parser must not take on.
     """
     normalised = normalise_newlines(text)
+    if not normalised.startswith("-"):
+        return None, normalised  # front matter opens with a fence of dashes at the start
     lines = source_lines(normalised)
     view = [parser_view(line) for line in lines]
-    end = front_matter_end(parse(normalised), view)
+    end = _front_matter_in_head(lines, view)
+    if end is None:
+        end = front_matter_end(parse(normalised), view)
     if end == 0:
         return None, normalised
     body_offset = min(len(normalised), sum(len(line) + 1 for line in lines[:end]))
     return "\n".join(lines[1 : end - 1]), normalised[body_offset:]
+
+
+_HEAD_TRIES = 8
+
+
+def _front_matter_in_head(lines: Sequence[str], view: Sequence[str]) -> int | None:
+    """The front matter's line count, found by parsing only the lines up to its closing
+    fence; ``None`` when that is not conclusive (the caller parses the whole text).
+
+    The front matter rule decides from the lines up to its closing fence alone, so
+    a head ending at a candidate fence (a line starting with ``-`` or ``...``) that
+    yields the front matter yields the same one as the whole text: a rule file's
+    scope is read without parsing its body.
+    """
+    tries = 0
+    for index in range(1, len(lines)):
+        if not lines[index].lstrip(" \t").startswith(("-", "...")):
+            continue
+        head = "\n".join(lines[: index + 1]) + "\n"
+        end = front_matter_end(parse(head), view[: index + 1])
+        if end:
+            return end
+        tries += 1
+        if tries >= _HEAD_TRIES:
+            break
+    return None
 
 
 def strip_artifacts(text: str) -> str:
@@ -65,8 +97,15 @@ def strip_artifacts(text: str) -> str:
     fenced or indented code block holds (a comment that kept two code blocks
     or a list and a code block apart), the comment blocks are all kept and
     only front matter and inline comments go.
+
+    Raises :class:`MarkdownTooComplex` when the passes together would cost the
+    parser more than :data:`~providers.markdown.tokens.MAX_PARSE_WORK`.
     """
-    stripped = _one_pass(normalise_newlines(text), front_matter=True)
+    normalised = normalise_newlines(text)
+    if "<!--" not in normalised and not normalised.startswith("-"):
+        return _trimmed(source_lines(normalised))  # nothing to strip: no parse needed
+    work = ParseWork()
+    stripped = _one_pass(normalised, work, front_matter=True)
     # Removing a comment can change how what is left parses (an emptied list item
     # no longer interrupts a paragraph), and so show further comments to remove:
     # passes until nothing changes make the result final (stripping it again
@@ -74,7 +113,7 @@ def strip_artifacts(text: str) -> str:
     for _ in range(_MAX_PASSES):
         if "<!--" not in stripped:
             break
-        again = _one_pass(stripped, front_matter=False)
+        again = _one_pass(stripped, work, front_matter=False)
         if again == stripped:
             break
         stripped = again
@@ -84,12 +123,12 @@ def strip_artifacts(text: str) -> str:
 _MAX_PASSES = 4
 
 
-def _one_pass(normalised: str, *, front_matter: bool) -> str:
-    tokens = parse(normalised)
+def _one_pass(normalised: str, work: ParseWork, *, front_matter: bool) -> str:
+    tokens = parse(normalised, work)
     stripped, blocks_edited = _strip(
         normalised, tokens, keep_blocks=False, front_matter=front_matter
     )
-    if blocks_edited and _code(tokens) != _code(parse(stripped)):
+    if blocks_edited and _code(tokens) != _code(parse(stripped, work)):
         stripped, _ = _strip(normalised, tokens, keep_blocks=True, front_matter=front_matter)
     return stripped
 
@@ -128,14 +167,18 @@ def _strip(
             atx = index > 0 and tokens[index - 1].markup.startswith("#")
             _strip_inline(token, view, out, heading=atx)
     _settle_placeholders(out, placeholders, bare_markers, protected)
-    kept = [line for line in out if line is not None]
+    return _trimmed([line for line in out if line is not None]), blocks_edited
+
+
+def _trimmed(kept: list[str]) -> str:
+    """The lines without leading and trailing blank lines, ending in one newline."""
     # Blank as markdown-it sees it: a form feed is text (and may be code).
     while kept and not kept[-1].strip(" \t"):
         kept.pop()
     start = 0
     while start < len(kept) and not kept[start].strip(" \t"):
         start += 1
-    return ("\n".join(kept[start:]) + "\n" if start < len(kept) else ""), blocks_edited
+    return "\n".join(kept[start:]) + "\n" if start < len(kept) else ""
 
 
 def _ends_list(tokens: Sequence[Token], index: int) -> bool:
@@ -145,6 +188,12 @@ def _ends_list(tokens: Sequence[Token], index: int) -> bool:
     several comment blocks there, the first is kept.
     """
     level = tokens[index].level
+    if not (
+        index > 0
+        and tokens[index - 1].level == level
+        and tokens[index - 1].type in ("bullet_list_close", "ordered_list_close")
+    ):
+        return False  # first: thousands of comment blocks in a row cost one look each
 
     def same_level(i: int, *kinds: str) -> bool:
         return 0 <= i < len(tokens) and tokens[i].level == level and tokens[i].type in kinds
@@ -208,7 +257,7 @@ def _reads_as_text(leftover: str) -> bool:
     (raw HTML, lists and quotes likewise take in later lines). A paragraph,
     heading or thematic break is safe; otherwise the block is kept whole.
     """
-    found = parse(normalise_newlines(leftover))
+    found = parse(normalise_newlines(leftover), ParseWork())  # one block's leftover line
     return bool(found) and found[0].type in ("paragraph_open", "heading_open", "hr")
 
 

@@ -10,6 +10,13 @@ position at all. Removing an inline comment byte-exactly needs both, so:
   where that line sits in the source line it came from (content lines are
   source-line suffixes with the container markers and indentation cut off).
 
+markdown-it-py is linear but slow on some shapes (each of 40,000 headings
+or 500,000 ``[`` costs tens of microseconds), so every parse is metered: a
+first rule in the block and inline chains charges each step to a
+:class:`ParseWork`, and a text that needs more than :data:`MAX_PARSE_WORK`
+raises :class:`MarkdownTooComplex` within about a second, the same way for
+the same text every time. Callers read such a text as plain text.
+
 Everything here works on text whose newlines were normalised the way
 markdown-it does it (:mod:`providers.markdown.lines`); callers keep the
 original characters for output.
@@ -19,19 +26,114 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.ruler import Ruler
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_block.blockquote import blockquote
 from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline.backticks import backtick
+from markdown_it.rules_inline.emphasis import tokenize as emphasis_tokenize
 from markdown_it.rules_inline.html_inline import html_inline
+from markdown_it.rules_inline.strikethrough import tokenize as strikethrough_tokenize
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from providers.markdown.lines import source_lines
 
 InlineRule = Callable[[StateInline, bool], bool]
+
+MAX_PARSE_WORK = 40_000
+"""Work units one text may cost the parser: a line is 1, a block 4, an inline step or
+an emphasis delimiter 2, a line of a blockquote 1 per level. The slowest shapes
+measured (``[`` floods, autolinks, nested quotes, one-character lines) reach the cap
+in under a second of CPU; a 100 KB README costs about 9,000."""
+
+_LINE_WORK = 1
+_BLOCK_WORK = 4
+_INLINE_WORK = 2
+_WORK_KEY = "providers.work"
+_BLOCKQUOTE_ALT = ["paragraph", "reference", "blockquote", "list"]
+"""The chains markdown-it's own blockquote rule is in (kept when it is wrapped)."""
+
+
+class MarkdownTooComplex(ValueError):
+    """The text needs more parser work than :data:`MAX_PARSE_WORK` allows."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"over {limit:,} units of markdown parser work")
+        self.limit = limit
+
+
+class ParseWork:
+    """The work left for one job (a text and the re-parses of what it becomes)."""
+
+    def __init__(self, limit: int = MAX_PARSE_WORK) -> None:
+        self.limit = limit
+        self.left = limit
+
+    def charge(self, units: int) -> None:
+        self.left -= units
+        if self.left < 0:
+            raise MarkdownTooComplex(self.limit)
+
+
+def _charge_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """First in the block chain: called once per block start; never matches."""
+    state.env[_WORK_KEY].charge(_BLOCK_WORK)
+    return False
+
+
+def _charge_inline(state: StateInline, silent: bool) -> bool:
+    """First in the inline chain: called once per inline step (and per skipToken)."""
+    state.env[_WORK_KEY].charge(_INLINE_WORK)
+    return False
+
+
+_DELIMITER_RUN = re.compile(r"\*+|_+|~+")
+
+
+def _charging_runs(rule: InlineRule) -> InlineRule:
+    """Wrap the emphasis rule: it takes a whole ``*`` run in one step, pushing a token and
+    a delimiter per character, so the run is charged before it is scanned."""
+
+    def wrapped(state: StateInline, silent: bool) -> bool:
+        run = _DELIMITER_RUN.match(state.src, state.pos)
+        if run is not None:
+            state.env[_WORK_KEY].charge(_INLINE_WORK * (run.end() - run.start()))
+        return rule(state, silent)
+
+    return wrapped
+
+
+BlockRule = Callable[[StateBlock, int, int, bool], bool]
+
+
+def _charging_lines(rule: BlockRule) -> BlockRule:
+    """Wrap the blockquote rule: each nesting level walks every line of its quote again,
+    so a quote is charged its lines (up to the blank line that must end it) up front."""
+
+    def wrapped(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        first = state.bMarks[start] + state.tShift[start]
+        if not silent and first < len(state.src) and state.src[first] == ">":
+            stop = start
+            while stop < end and not state.isEmpty(stop):
+                stop += 1
+            state.env[_WORK_KEY].charge(_LINE_WORK * (stop - start))
+        return rule(state, start, end, silent)
+
+    return wrapped
+
+
+def _charge_delimiters(state: StateInline) -> None:
+    """First in the inline post-processing chain: one step may push a delimiter per
+    character of a ``*`` run, which pairing then walks."""
+    state.env[_WORK_KEY].charge(_INLINE_WORK * len(state.delimiters))
+
 
 # HTML block starts whose content is not markup: never edited, never scanned.
 _RAW_TEXT_TAGS = ("script", "pre", "style", "textarea")
@@ -63,12 +165,28 @@ def parser() -> MarkdownIt:
     md = MarkdownIt("commonmark").use(front_matter_plugin)
     md.inline.ruler.at("backticks", _recording(backtick, "code_inline"))
     md.inline.ruler.at("html_inline", _recording(html_inline, "html_inline"))
+    md.block.ruler.before(_first_rule(md.block.ruler), "work", _charge_block)
+    md.inline.ruler.before(_first_rule(md.inline.ruler), "work", _charge_inline)
+    md.inline.ruler2.before(_first_rule(md.inline.ruler2), "work", _charge_delimiters)
+    md.inline.ruler.at("emphasis", _charging_runs(emphasis_tokenize))
+    md.inline.ruler.at("strikethrough", _charging_runs(strikethrough_tokenize))
+    md.block.ruler.at("blockquote", _charging_lines(blockquote), {"alt": _BLOCKQUOTE_ALT})
     return md
 
 
-def parse(normalised: str) -> list[Token]:
-    """Block and inline tokens for already normalised text."""
-    return parser().parse(normalised)
+def _first_rule(ruler: Ruler[Any]) -> str:
+    return str(ruler.get_all_rules()[0])
+
+
+def parse(normalised: str, work: ParseWork | None = None) -> list[Token]:
+    """Block and inline tokens for already normalised text.
+
+    Raises :class:`MarkdownTooComplex` when the parse would cost more than
+    ``work`` has left (a fresh :class:`ParseWork` by default).
+    """
+    work = work or ParseWork()
+    work.charge(_LINE_WORK * (normalised.count("\n") + 1))
+    return parser().parse(normalised, {_WORK_KEY: work})
 
 
 def front_matter_end(tokens: Sequence[Token], view: Sequence[str]) -> int:

@@ -20,7 +20,7 @@ from markdown_it.token import Token
 
 from providers.core.types import Unit
 from providers.markdown.lines import line_offsets, normalise_newlines
-from providers.markdown.tokens import parse
+from providers.markdown.tokens import MarkdownTooComplex, parse
 
 _LIST_TOKENS = ("bullet_list_open", "ordered_list_open")
 
@@ -31,22 +31,38 @@ class _Block:
     heading: tuple[int, str] | None
 
 
+MAX_LINE_UNITS = 2_000
+"""Units a text cut by lines is cut into at most: past that, each unit is several lines
+(a 300,000-line file is 150 lines a unit), so fitting it to a budget stays quick."""
+
+
 def split_lines(text: str, group: str) -> list[Unit]:
-    """One unit per line (line ending kept) for text that is not markdown."""
+    """One unit per line (line ending kept) for text that is not markdown; runs of lines
+    once there would be more than :data:`MAX_LINE_UNITS`."""
     offsets = line_offsets(text)
+    step = -(-(len(offsets) - 1) // MAX_LINE_UNITS) or 1
+    cuts = [*offsets[:-1:step], offsets[-1]]
     return [
         Unit(text=text[start:end], group=group, name="", order=i)
-        for i, (start, end) in enumerate(itertools.pairwise(offsets))
+        for i, (start, end) in enumerate(itertools.pairwise(cuts))
     ]
 
 
 def split_units(text: str, group: str) -> list[Unit]:
-    """Whole blocks in document order, each named by the heading trail it sits under."""
+    """Whole blocks in document order, each named by the heading trail it sits under.
+
+    A text too complex for the parser (:class:`MarkdownTooComplex`) is cut into
+    lines instead, as text that is not markdown is.
+    """
     if not text:
         return []
     offsets = line_offsets(text)
     line_count = len(offsets) - 1
-    blocks = _top_level_blocks(parse(normalise_newlines(text)), line_count)
+    try:
+        tokens = parse(normalise_newlines(text))
+    except MarkdownTooComplex:
+        return split_lines(text, group)
+    blocks = _top_level_blocks(tokens, line_count)
     if not blocks:
         return [Unit(text=text, group=group, name="", order=0)]
     # A unit starts at every block except those right after a heading.

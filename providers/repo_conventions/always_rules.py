@@ -10,7 +10,9 @@ layer's judgement (:mod:`providers.rules`); scoped docs leaves them here
 (its ``always_apply = "leave"``) and keeps the conditional ones.
 
 Each turn re-lists the rule directories (a ``stat`` per directory and per
-rule file); a file is read again only when its key changed.
+rule file); a file is read again only when its key changed. Reading
+thousands of them takes several turns: each reads until the turn's deadline
+and :meth:`AlwaysRules.notes` says what is still unread.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from providers.core.deadline import NEVER, Deadline
 from providers.repository.sources import FileKey, file_keys
 from providers.rules.catalog import MAX_RULE_FILES, Catalog
 from providers.rules.dialects import BUILTIN_RULE_DIRS, DIALECTS
@@ -37,20 +40,44 @@ class AlwaysRules:
         self._keys: tuple[FileKey | None, ...] | None = None
         self._paths: tuple[str, ...] = ()
 
-    def paths(self, root: Path) -> tuple[str, ...]:
-        """Repo-relative paths of the rules that always apply, re-checked by ``stat``."""
+    def paths(self, root: Path, deadline: Deadline = NEVER) -> tuple[str, ...]:
+        """Repo-relative paths of the rules that always apply, re-checked by ``stat``;
+        those found by ``deadline`` when there are too many to read in one turn."""
         if self._catalog is None or self._catalog.root != root:
             self._catalog = Catalog(root, BUILTIN_DIRECTORIES, nested_names=(), warn=False)
             self._keys = None
         if self._keys is not None and file_keys(self._watched) == self._keys:
             return self._paths  # the warm turn: a stat per directory and file, nothing more
-        self._watched = _walk(root)
-        self._keys = file_keys(self._watched)
+        watched = _walk(root)
+        keys = file_keys(watched)
         catalog = self._catalog
-        catalog.scan_rule_dirs()
+        catalog.scan_rule_dirs(deadline=deadline)
         always = [path for path, rule in catalog.rules.items() if rule.always]
         self._paths = tuple(stated_order(always, precedence(BUILTIN_DIRECTORIES)))
+        # Only a finished scan may be trusted while nothing changes on disk.
+        self._watched, self._keys = (watched, keys) if not catalog.unread else ((), None)
         return self._paths
+
+    @property
+    def unread(self) -> int:
+        """Rule files the last scan had no time for."""
+        return self._catalog.unread if self._catalog is not None else 0
+
+    def notes(self) -> list[str]:
+        """What the rule directories hold that is not shown: over the file cap, unread."""
+        if self._catalog is None:
+            return []
+        found = [
+            f"[{problem.note}]"
+            for path, problem in sorted(self._catalog.problems.items())
+            if path.endswith("/") and "rule files" in problem.note
+        ]
+        if self._catalog.unread:
+            found.append(
+                f"[{self._catalog.unread:,} rule files not read yet: out of time this turn; "
+                "the next turn goes on]"
+            )
+        return found
 
 
 def _walk(root: Path) -> tuple[str, ...]:

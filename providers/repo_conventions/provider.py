@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from providers.core.budget import TokenCounter, fit
+from providers.core.deadline import Deadline
 from providers.core.identity import published_identity
 from providers.core.left_out import left_out_note
 from providers.core.render_tree import Node, markdown_section
@@ -78,6 +79,9 @@ class RepoConventionsProvider:
         self._roots = RepoRoots()
         self._always = AlwaysRules()
         self._skills = SkillsCatalog()
+        self._files: dict[str, Expanded] = {}
+        """Each file as last loaded (with its imports), reused while none of them changed."""
+        self._files_root: Path | None = None
 
     def identity(self) -> Identity:
         return published_identity(NAME)
@@ -89,6 +93,7 @@ class RepoConventionsProvider:
         """Check the config (declared paths must name something); drop the cache."""
         self._settings = settings_from(config)
         self._cache = None
+        self._files = {}
 
     def render(self, label: str, text: str) -> Node:
         """Render: a convention file as a collapsed section of markdown."""
@@ -98,7 +103,10 @@ class RepoConventionsProvider:
         epoch = counter.epoch  # before fitting: a stand-in count moves it on
         root = self._roots.root(turn.working_directory)
         patterns = self._patterns(root, turn.working_directory)
-        rules = self._always.paths(root) if self._settings.always_rules else ()
+        deadline = turn.deadline
+        # Half the time at most for the rule directories: the convention files come first.
+        scan = deadline.part(0.5)
+        rules = self._always.paths(root, scan) if self._settings.always_rules else ()
         skills = self._skills.found(root, turn.working_directory) if self._settings.skills else None
         candidates = (*candidate_keys(root, patterns), rules, skills)
         cached = self._cache
@@ -113,9 +121,12 @@ class RepoConventionsProvider:
         ):
             return cached.contribution
         found = discover(root, patterns)
-        loaded, notes, dependencies = self._load_all(
-            root, [*found, *(p for p in rules if p not in found)]
+        loaded, notes, dependencies, complete = self._load_all(
+            root, [*found, *(p for p in rules if p not in found)], deadline
         )
+        if self._settings.always_rules:
+            notes.extend(self._always.notes())
+            complete = complete and not self._always.unread
         notes.extend(
             f"[{path} not checked: permission denied]" for path in unreachable(root, patterns)
         )
@@ -129,6 +140,9 @@ class RepoConventionsProvider:
             lambda tokens: _fitted(loaded, notes, tokens, counter),
         )
         deps = tuple(dependencies)
+        if not complete:  # what this turn had no time for comes next turn
+            self._cache = None
+            return contribution
         self._cache = _Cached(
             root,
             candidates,
@@ -149,17 +163,35 @@ class RepoConventionsProvider:
         return (*self._settings.patterns, *cwd_convention_paths(root, working_directory))
 
     def _load_all(
-        self, root: Path, found: Sequence[str]
-    ) -> tuple[list[Expanded], list[str], dict[str, None]]:
-        """Load every file once; drop duplicates (same inode or same expanded text)."""
+        self, root: Path, found: Sequence[str], deadline: Deadline
+    ) -> tuple[list[Expanded], list[str], dict[str, None], bool]:
+        """Load every file once; drop duplicates (same inode or same expanded text).
+        Files loaded on earlier turns and unchanged since are reused, so a turn that
+        runs out of time leaves less to do for the next; the flag says all were read."""
         loaded: list[Expanded] = []
         notes: list[str] = []
         dependencies: dict[str, None] = {}
         inodes: set[tuple[int, int]] = set()
         texts: set[str] = set()
         warned: set[str] = set()
+        memo = self._files if self._files_root == root else {}
+        self._files, self._files_root = {}, root
+        unread = 0
         for path in found:
-            result = load_expanded(root, path, self._settings.policy)
+            known = memo.get(path)
+            result: Expanded | Unavailable
+            if known is not None and dependency_keys(tuple(known.dependencies)) == tuple(
+                known.dependencies.values()
+            ):
+                result = known
+            elif deadline.expired():
+                unread += 1
+                dependencies[str(root / path)] = None
+                continue
+            else:
+                result = load_expanded(root, path, self._settings.policy, deadline)
+            if isinstance(result, Expanded) and result.complete:
+                self._files[path] = result
             if isinstance(result, Unavailable):
                 log.warning("convention file %s", result.describe())
                 notes.append(f"[{result.path} not loaded: {result.reason}]")
@@ -176,7 +208,13 @@ class RepoConventionsProvider:
             inodes.add(inode)
             texts.add(result.text)
             loaded.append(result)
-        return loaded, notes, dependencies
+        if unread:
+            notes.append(
+                f"[{unread:,} convention or rule files not read yet: out of time this turn; "
+                "the next turn goes on]"
+            )
+        complete = not unread and all(item.complete for item in loaded)
+        return loaded, notes, dependencies, complete
 
 
 def _human_conventions(root: Path) -> list[str]:

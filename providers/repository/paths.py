@@ -47,29 +47,41 @@ class TouchedPaths:
     outside: tuple[str, ...]
 
 
-def normalise_touched(root: Path, working_directory: Path, entries: Iterable[str]) -> TouchedPaths:
+def normalise_touched(
+    root: Path,
+    working_directory: Path,
+    entries: Iterable[str],
+    memo: dict[str, str | None] | None = None,
+) -> TouchedPaths:
     """Normalise ``files_touched`` entries (absolute or relative to the working directory).
 
     Paths are normalised lexically (``..`` collapsed) and then, when they
     exist, through symlinks; files that do not exist yet still count (the
     agent is about to create them). Entries outside the root are returned
-    separately and logged, never read.
+    separately and logged, never read. ``memo`` (entry -> repo-relative path, or
+    None when outside), kept by a caller for one root and working directory,
+    spares the kernel's growing list being resolved again every turn.
     """
     inside: dict[str, None] = {}  # ordered set: first occurrence wins
     outside: list[str] = []
+    base, top = os.fspath(working_directory), os.fspath(root)
+    under = top.rstrip("/") + "/"
+    real_dirs: dict[str, str] = {}  # 100,000 paths in a few directories: each resolved once
+    memo = {} if memo is None else memo
     for entry in entries:
-        if not entry or "\x00" in entry or _impossible(entry):
+        if entry in memo:
+            rel = memo[entry]
+        elif not entry or "\x00" in entry or _impossible(entry):
             outside.append(entry if len(entry) <= 80 else entry[:60] + "...")
             continue
-        raw = Path(entry)
-        absolute = raw if raw.is_absolute() else working_directory / raw
-        lexical = Path(os.path.normpath(absolute))
-        real = _resolve_existing_prefix(lexical)
-        if real == root or real.is_relative_to(root):
-            rel = repo_relative(root, real)
-            if rel != ".":
-                inside.setdefault(rel)
         else:
+            lexical = os.path.normpath(os.path.join(base, entry))  # an absolute entry stays
+            real = _resolve_existing_prefix(lexical, real_dirs)
+            rel = "" if real == top else real[len(under) :] if real.startswith(under) else None
+            memo[entry] = rel
+        if rel:
+            inside.setdefault(rel)
+        elif rel is None:
             outside.append(entry)
     if outside:
         log.warning("ignoring files_touched outside the repository: %s", ", ".join(outside))
@@ -87,9 +99,20 @@ def _impossible(entry: str) -> bool:
     return any(len(os.fsencode(part)) > NAME_MAX for part in entry.split("/"))
 
 
-def _resolve_existing_prefix(path: Path) -> Path:
-    """Resolve symlinks in the part of ``path`` that exists; keep the rest as written."""
+def _resolve_existing_prefix(path: str, real_dirs: dict[str, str]) -> str:
+    """Resolve symlinks in the part of ``path`` (absolute, normalised) that exists; keep
+    the rest as written. The directory is resolved once (``real_dirs`` remembers it),
+    the name by one ``lstat``: only a symlink needs more."""
+    directory, name = os.path.split(path)
+    real_dir = real_dirs.get(directory)
+    if real_dir is None:
+        real_dir = real_dirs[directory] = _realpath(directory)
+    joined = os.path.join(real_dir, name) if name else real_dir
+    return _realpath(joined) if os.path.islink(joined) else joined
+
+
+def _realpath(path: str) -> str:
     try:
-        return path.resolve()
-    except (OSError, RuntimeError):
+        return os.path.realpath(path)
+    except (OSError, RuntimeError, ValueError):
         return path

@@ -9,16 +9,23 @@ Every refresh compares each file's :class:`FileKey` (a stat, no read) with the
 one it was loaded at, so only files that really changed are read again. The
 methods return the repo-relative paths whose rule changed (added, edited,
 removed), which is what matching needs to redo.
+
+Loading is bounded by the turn's :class:`~providers.core.deadline.Deadline`:
+thousands of rule files take several turns' budgets to read, so a scan stops
+at the deadline, :attr:`Catalog.unread` says how many listed files wait, and
+the next scan goes on with them (what was read is kept).
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
+from providers.core.deadline import NEVER, Deadline
 from providers.repository.paths import confine
 from providers.repository.sources import FileKey, file_keys, stat_key
 from providers.rules.dialects import Dialect
@@ -76,13 +83,23 @@ class Catalog:
         self._dir_files: dict[str, tuple[str, ...]] = {}
         self._nested_dirs: dict[str, tuple[str, ...]] = {}
         self._nested_prefixes: set[str] = set()
+        self._unread: dict[str, tuple[str, ...]] = {}
+        """Per rule directory, the listed files a scan had no time to check or load."""
         self.version = 0
         """Bumped whenever a rule or problem changes: the provider's cache key."""
 
     # -- rule directories -------------------------------------------------
 
-    def scan_rule_dirs(self, dirs: Iterable[str] | None = None) -> set[str]:
-        """(Re)list rule directories (all by default); load what is new or changed."""
+    @property
+    def unread(self) -> int:
+        """Listed rule files never loaded yet: the last scan ran out of time."""
+        return sum(1 for files in self._unread.values() for f in files if f not in self._keys)
+
+    def scan_rule_dirs(
+        self, dirs: Iterable[str] | None = None, deadline: Deadline = NEVER
+    ) -> set[str]:
+        """(Re)list rule directories (all by default); load what is new or changed,
+        until ``deadline`` (the rest waits in :attr:`unread` for the next scan)."""
         changed: set[str] = set()
         for directory in sorted(self.rule_dirs if dirs is None else dirs):
             dialect = self.rule_dirs[directory]
@@ -90,9 +107,19 @@ class Catalog:
             for gone in set(self._dir_files.get(directory, ())) - set(files):
                 changed |= self._forget(gone)
             self._dir_files[directory] = files
-            for rel in files:
-                changed |= self._load_if_changed(rel, self._rule_loader(dialect))
+            load = self._rule_loader(dialect)
+            for done, rel in enumerate(files):
+                if deadline.expired():
+                    self._unread[directory] = files[done:]
+                    break
+                changed |= self._load_if_changed(rel, load)
+            else:
+                self._unread.pop(directory, None)
         return changed
+
+    def resume(self, deadline: Deadline) -> set[str]:
+        """Go on loading what earlier scans had no time for."""
+        return self.scan_rule_dirs(sorted(self._unread), deadline) if self._unread else set()
 
     def _rule_loader(self, dialect: Dialect) -> _Load:
         return lambda rel: load_rule(self.root, rel, dialect, self._reader, warn=self.warn)
@@ -112,35 +139,41 @@ class Catalog:
             return ()
         except OSError:
             is_dir = False
-        self._set_problem(dir_problem, None)
         if not is_dir:
+            self._set_problem(dir_problem, None)
             return ()
         found: list[str] = []
         unreadable: list[str] = []
+        notes: list[str] = []
 
         def skipped(error: OSError) -> None:
             unreadable.append(error.filename or str(error))
 
+        start = len(os.fspath(self.root)) + 1
         for current, subdirs, filenames in os.walk(top, onerror=skipped, followlinks=False):
             if current == os.fspath(top):
                 subdirs[:] = [d for d in subdirs if dialect.keeps(d)]
                 if dialect.mode_dirs:
                     continue  # files beside rules/ in a tool's folder are its settings
             subdirs.sort()
-            base = PurePosixPath(Path(current).relative_to(self.root).as_posix())
-            found.extend(str(base / name) for name in sorted(filenames) if dialect.accepts(name))
+            base = current[start:].replace(os.sep, "/")  # strings: 30,000 names a listing
+            wanted = (f"{base}/{name}" for name in sorted(filenames) if dialect.accepts(name))
+            found.extend(itertools.islice(wanted, MAX_RULE_FILES + 1 - len(found)))
             if len(found) > MAX_RULE_FILES:
-                log.warning(
-                    "%s holds over %d rule files; using the first", directory, MAX_RULE_FILES
-                )
+                log.debug("%s holds over %d rule files; using the first", directory, MAX_RULE_FILES)
                 found = found[:MAX_RULE_FILES]
+                notes.append(
+                    f"over {MAX_RULE_FILES:,} rule files, only the first {MAX_RULE_FILES:,} "
+                    "(by path) read"
+                )
                 break
         if unreadable:
             where = ", ".join(
                 Path(p).relative_to(self.root).as_posix() + "/" for p in sorted(unreadable)[:3]
             )
-            note = f"{directory}/: some directories not read ({where}: permission denied)"
-            self._set_problem(dir_problem, Problem(dir_problem, note))
+            notes.append(f"some directories not read ({where}: permission denied)")
+        summary = f"{directory}/: {'; '.join(notes)}" if notes else None
+        self._set_problem(dir_problem, Problem(dir_problem, summary) if summary else None)
         return tuple(found)
 
     # -- nested convention files ------------------------------------------
@@ -152,10 +185,11 @@ class Catalog:
         return [self.rules[p] for p in self._nested_dirs[directory] if p in self.rules]
 
     def _lookup_nested(self, directory: str) -> set[str]:
+        base = os.path.join(self.root, directory)  # strings: a path may be 2,000 names deep
         present = [
             f"{directory}/{name}"
             for name in self.nested_names
-            if os.path.lexists(self.root / directory / name)
+            if os.path.lexists(os.path.join(base, name))
         ]
         for folder, dialect in self.nested_rule_dirs.items():
             present.extend(self._list_rule_dir(f"{directory}/{folder}", dialect))
@@ -172,8 +206,11 @@ class Catalog:
             for rel in present:
                 changed |= self._load_if_changed(rel, self._nested)
         self._nested_dirs[directory] = tuple(present)
-        parts = PurePosixPath(directory).parts
-        self._nested_prefixes.update("/".join(parts[: i + 1]) for i in range(len(parts)))
+        # Each directory with its parents; a parent already known has all of its own.
+        prefix = directory
+        while prefix and prefix not in self._nested_prefixes:
+            self._nested_prefixes.add(prefix)
+            prefix = prefix.rpartition("/")[0]
         return changed
 
     def _nested(self, rel: str) -> LoadResult:
@@ -206,7 +243,7 @@ class Catalog:
 
     # -- change handling --------------------------------------------------
 
-    def apply_changes(self, paths: Iterable[str]) -> set[str]:
+    def apply_changes(self, paths: Iterable[str], deadline: Deadline = NEVER) -> set[str]:
         """Refresh only what the watcher's changed absolute ``paths`` can affect."""
         rule_dirs: set[str] = set()
         nested_dirs: set[str] = set()
@@ -227,14 +264,14 @@ class Catalog:
                 nested_dirs.update(
                     d for d in self._nested_dirs if d == rel or d.startswith(rel + "/")
                 )
-        changed = self.scan_rule_dirs(rule_dirs) if rule_dirs else set()
+        changed = self.scan_rule_dirs(rule_dirs, deadline) if rule_dirs else set()
         for directory in sorted(nested_dirs):
             changed |= self._lookup_nested(directory)
         return changed
 
-    def refresh_all(self) -> set[str]:
+    def refresh_all(self, deadline: Deadline = NEVER) -> set[str]:
         """Re-check everything (watcher overflow or not running): stats, reads only on change."""
-        changed = self.scan_rule_dirs()
+        changed = self.scan_rule_dirs(deadline=deadline)
         for directory in sorted(self._nested_dirs):
             changed |= self._lookup_nested(directory)
         return changed
@@ -249,7 +286,16 @@ class Catalog:
     # -- loading ----------------------------------------------------------
 
     def _stat(self, rel: str) -> FileKey | None:
-        return stat_key(self.root, self.root / rel)
+        """The file's key for the did-it-change check: one ``lstat`` for a regular file
+        (tens of thousands of rule files are checked every turn without a watch); a
+        symlink is followed, confined. Reading always confines (``read_text``)."""
+        try:
+            found = os.lstat(os.path.join(self.root, rel))
+        except (OSError, ValueError):
+            return None
+        if stat.S_ISREG(found.st_mode):
+            return FileKey.of(found)
+        return stat_key(self.root, self.root / rel) if stat.S_ISLNK(found.st_mode) else None
 
     def _load_if_changed(self, rel: str, load: _Load) -> set[str]:
         key = self._stat(rel)

@@ -11,6 +11,13 @@ follows its block. Depth is capped, cycles are broken, targets outside the
 repository are refused unless allowlisted. A failed import never fails the
 turn: it leaves a one-line note in the content (the provider logs each distinct
 note once per recompute).
+
+Depth alone does not bound the work: a file importing another ten times, five
+levels deep, is 100,000 reads. One expansion reads at most
+:data:`MAX_IMPORTED_FILES` files and :data:`MAX_IMPORTED_CHARS` characters, and stops
+at the turn's deadline; every import past that is a note saying which limit
+cut it. A file too complex for the markdown parser is read as plain text, its
+comments and imports left as written, with a note saying so.
 """
 
 from __future__ import annotations
@@ -20,7 +27,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from providers.markdown import find_imports, normalise_newlines, strip_artifacts
+from providers.core.deadline import NEVER, Deadline
+from providers.markdown import (
+    MarkdownTooComplex,
+    find_imports,
+    normalise_newlines,
+    strip_artifacts,
+)
 from providers.repository.paths import confine, repo_relative
 from providers.repository.sources import (
     DEFAULT_MAX_BYTES,
@@ -33,6 +46,12 @@ from providers.repository.sources import (
 
 DEFAULT_MAX_IMPORT_DEPTH = 5
 
+MAX_IMPORTED_FILES = 200
+"""Imports one expansion reads, all levels together (a legitimate tree is tens)."""
+
+MAX_IMPORTED_CHARS = 4 * 1024 * 1024
+"""Characters one expansion reads through imports, all levels together."""
+
 MARKDOWN_SUFFIXES = (".md", ".mdc", ".markdown")
 
 
@@ -43,6 +62,8 @@ class ImportPolicy:
     max_depth: int = DEFAULT_MAX_IMPORT_DEPTH
     allowed_roots: tuple[Path, ...] = ()
     max_bytes: int = DEFAULT_MAX_BYTES
+    max_files: int = MAX_IMPORTED_FILES
+    max_total_chars: int = MAX_IMPORTED_CHARS
 
 
 @dataclass
@@ -54,49 +75,93 @@ class Expanded:
     key: FileKey
     dependencies: dict[str, FileKey | None] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    complete: bool = True
+    """False when the deadline cut an import: the next turn should load it again."""
 
 
-def load_expanded(root: Path, path: str, policy: ImportPolicy) -> Expanded | Unavailable:
+@dataclass
+class _Work:
+    """What one expansion has spent so far, against its policy and deadline."""
+
+    policy: ImportPolicy
+    deadline: Deadline
+    files: int = 0
+    chars: int = 0
+
+    def exhausted(self) -> str | None:
+        """Why no further import may be read, or None."""
+        if self.files >= self.policy.max_files:
+            return f"this expansion already read {self.policy.max_files} imported files"
+        if self.chars >= self.policy.max_total_chars:
+            return f"this expansion already read {self.policy.max_total_chars:,} characters"
+        if self.deadline.expired():
+            return "out of time for this turn (the next turn tries again)"
+        return None
+
+
+def load_expanded(
+    root: Path, path: str, policy: ImportPolicy, deadline: Deadline = NEVER
+) -> Expanded | Unavailable:
     """Read ``path`` (repo-relative) and expand its imports."""
     source = read_text(root, Path(path), max_bytes=policy.max_bytes)
     if isinstance(source, Unavailable):
         return source
-    return expand_source(root, source, policy)
+    return expand_source(root, source, policy, deadline)
 
 
-def expand_source(root: Path, source: SourceText, policy: ImportPolicy) -> Expanded:
+def expand_source(
+    root: Path, source: SourceText, policy: ImportPolicy, deadline: Deadline = NEVER
+) -> Expanded:
     """An already read file with its imports expanded (for callers with their own reader)."""
     loaded = Expanded(path=source.path, text="", key=source.key)
     loaded.dependencies[str(source.absolute)] = source.key
-    loaded.text = _expand(root, source, policy, loaded, chain=(source.absolute,))
+    work = _Work(policy, deadline)
+    loaded.text = _expand(root, source, work, loaded, chain=(source.absolute,))
     return loaded
 
 
-def _clean(source: SourceText) -> str:
-    if source.absolute.suffix.lower() in MARKDOWN_SUFFIXES:
-        return strip_artifacts(source.text)
-    text = normalise_newlines(source.text).strip("\n")
+def clean_markdown(path: str, text: str) -> tuple[str, str | None]:
+    """Markdown without its authoring artifacts, or, for a text too complex for the
+    parser, the text as written (trimmed) and the note that says so."""
+    try:
+        return strip_artifacts(text), None
+    except MarkdownTooComplex as exc:
+        note = (
+            f"[{path} read as plain text, its comments and @imports as written: "
+            f"too complex to parse as markdown ({exc})]"
+        )
+        return _plain(text), note
+
+
+def _plain(text: str) -> str:
+    text = normalise_newlines(text).strip("\n")
     return text + "\n" if text else ""
 
 
 def _expand(
     root: Path,
     source: SourceText,
-    policy: ImportPolicy,
+    work: _Work,
     loaded: Expanded,
     chain: tuple[Path, ...],
 ) -> str:
-    text = _clean(source)
     if source.absolute.suffix.lower() not in MARKDOWN_SUFFIXES:
-        return text
-    imports = find_imports(text)
+        return _plain(source.text)
+    text, problem = clean_markdown(source.path, source.text)
+    if problem is not None:
+        loaded.notes.append(problem)
+        return f"{problem}\n\n{text}"
+    try:
+        imports = find_imports(text)
+    except MarkdownTooComplex:
+        imports = []  # strip_artifacts took it on; its find_imports parse did not
     if not imports:
         return text
     lines = text.split("\n")
     replace: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
     for ref in imports:
-        body = _import(root, source, ref.target, policy, loaded, chain)
+        body = _import(root, source, ref.target, work, loaded, chain)
         if ref.standalone:
             replace.setdefault(ref.line, []).append(body)
         else:
@@ -117,11 +182,12 @@ def _import(
     root: Path,
     importer: SourceText,
     target: str,
-    policy: ImportPolicy,
+    work: _Work,
     loaded: Expanded,
     chain: tuple[Path, ...],
 ) -> str:
     """The expanded text of one import, or the one-line note that replaces it."""
+    policy = work.policy
 
     def note(reason: str) -> str:
         message = f"[import @{target} from {importer.path} not loaded: {reason}]"
@@ -141,6 +207,10 @@ def _import(
         return note("outside the repository")
     if resolved in chain:
         return note("import cycle")
+    spent = work.exhausted()
+    if spent is not None:
+        loaded.complete = loaded.complete and not work.deadline.expired()
+        return note(spent)
     display = _display(root, resolved)
     source = read_text(
         root, resolved, max_bytes=policy.max_bytes, allowed=policy.allowed_roots, display=display
@@ -149,7 +219,9 @@ def _import(
         loaded.dependencies[str(resolved)] = None
         return note(source.reason)
     loaded.dependencies[str(resolved)] = source.key
-    return _expand(root, source, policy, loaded, (*chain, resolved))
+    work.files += 1
+    work.chars += len(source.text)
+    return _expand(root, source, work, loaded, (*chain, resolved))
 
 
 def _display(root: Path, resolved: Path) -> str:

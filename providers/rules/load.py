@@ -19,6 +19,7 @@ from typing import Any
 from providers.core.budget import fallback_token_count
 from providers.core.types import Unit
 from providers.markdown import (
+    MarkdownTooComplex,
     normalise_newlines,
     split_front_matter,
     split_units,
@@ -132,15 +133,21 @@ def load_nested(root: Path, rel: str, reader: Reader) -> LoadResult:
 def _front_matter(
     root: Path, rel: str, reader: Reader, glob_keys: tuple[str, ...], warn: bool
 ) -> tuple[SourceText, str, Mapping[str, Any]] | Problem:
-    """Read a rule file and parse its front matter: (source, normalised text, mapping),
-    or the Problem saying why it cannot be applied."""
+    """Read a rule file and parse its front matter: (source, text without front matter
+    and comments, mapping), or the Problem saying why it cannot be applied."""
     source = reader(root, Path(rel))
     if isinstance(source, Unavailable):
         return Problem(rel, f"{rel}: not loaded ({source.reason})")
     normalised = normalise_newlines(source.text)
-    raw, _body = split_front_matter(normalised)
     try:
-        return source, normalised, parse_front_matter(raw, glob_keys)
+        raw, body = split_front_matter(normalised)
+        # The body alone strips as the whole file does (front matter only opens a file),
+        # unless it could itself be read as front matter.
+        text = strip_artifacts(normalised if body.startswith("-") else body)
+    except MarkdownTooComplex as exc:
+        return _not_applied(rel, exc, source.key, warn)
+    try:
+        return source, text, parse_front_matter(raw, glob_keys)
     except FrontMatterError as exc:
         return _not_applied(rel, exc, source.key, warn)
 
@@ -166,14 +173,13 @@ def load_rule(
     read = _front_matter(root, rel, reader, dialect.glob_keys, warn)
     if isinstance(read, Problem):
         return read
-    source, normalised, meta = read
+    source, text, meta = read
     try:
         scope = dialect.interpret(meta)
         globs = GlobSet(scope.patterns, dialect.flavour) if scope.kind is ScopeKind.GLOBS else None
     except GlobError as exc:
         return _not_applied(rel, exc, source.key, warn)
     description = _description(meta)
-    text = strip_artifacts(normalised)
     mode = mode_of(rel) if dialect.mode_dirs else None
     if mode is not None:  # one mode's rules: ours has no modes, so the model is told of them
         told = f"rules for the {mode!r} mode of Roo Code and Kilo Code"
@@ -224,14 +230,13 @@ def load_colocated(root: Path, rel: str, dialect: Dialect, reader: Reader) -> Lo
     read = _front_matter(root, rel, reader, dialect.glob_keys, True)
     if isinstance(read, Problem):
         return read
-    source, normalised, meta = read
+    source, text, meta = read
     directory = PurePosixPath(rel).parent.as_posix()
     try:
         patterns = colocated_patterns(directory, parse_globs(meta.get("globs")))
         globs = GlobSet(patterns, dialect.flavour)
     except GlobError as exc:
         return _not_applied(rel, exc, source.key, True)
-    text = strip_artifacts(normalised)
     if not text.strip():
         return None
     return Rule(rel, dialect.name, text, source.key, globs=globs, description=_description(meta))

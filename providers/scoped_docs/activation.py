@@ -4,6 +4,9 @@
 active, so each turn matches only the paths it has not seen before against
 the rules not yet active. A rule that changed on disk is the one exception:
 it is matched again against every path seen so far.
+
+A turn matches new paths until its deadline (each may mean reading a nested
+doc); the rest wait in :attr:`SessionDocs.backlog` and go first on the next turn.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from providers.core.deadline import NEVER, Deadline
 from providers.core.lru import LruMap
 from providers.rules.catalog import Catalog
 from providers.rules.glob_match import GlobMatch
@@ -67,6 +71,8 @@ class SessionDocs:
         through the index, so ranking never matches every fresh path against every doc."""
         self.entries: LruMap[tuple[object, ...], Any] = LruMap(MAX_CACHED_ENTRIES)
         """Formatted index entries by (doc, its version, why, idle turns): see ``priority``."""
+        self.backlog: list[str] = []
+        """New paths a turn had no time to match: the next turn takes them first."""
 
     def new_entries(self, working_directory: str, entries: tuple[str, ...]) -> list[str]:
         """``files_touched`` entries not seen before from this working directory, in order.
@@ -86,22 +92,32 @@ class SessionDocs:
         return new
 
     def refresh(self, catalog: Catalog) -> bool:
-        """Re-match rules that changed on disk against every path seen; True if any did."""
+        """Re-match rules that changed on disk against every path seen; True if any did.
+
+        Glob rules go through a prefilter of their own (hundreds of rules loaded in one
+        turn, thousands of paths seen: matched one by one, that was seconds); each rule
+        still activates on the first path seen, in order, that it matches.
+        """
         if not self.pending:
             return False
-        changed = sorted(self.pending)
+        changed = set(self.pending)
         self.pending.clear()
+        rules = [catalog.rules[rel] for rel in sorted(changed) if rel in catalog.rules]
         for rel in changed:
             self.active.pop(rel, None)
-            rule = catalog.rules.get(rel)
-            if rule is not None:
-                self._activate_from(rule, self.seen)
-            for path, docs in self.in_hand.items():
-                found = rule.match(path) if rule is not None else None
-                if found is None:
-                    docs.pop(rel, None)
-                else:
-                    docs[rel] = found
+        index = RuleIndex(rules)
+        others = [rule for rule in rules if rule.globs is None]
+        for path in self.seen:
+            for rule in (*index.candidates(path), *others):
+                if rule.path not in self.active:
+                    self._try(rule, path)
+        for path, docs in self.in_hand.items():
+            for rel in changed & docs.keys():
+                del docs[rel]
+            for rule in (*index.candidates(path), *others):
+                found = rule.match(path)
+                if found is not None:
+                    docs[rule.path] = found
         return True
 
     def touch(
@@ -110,6 +126,7 @@ class SessionDocs:
         catalog: Catalog,
         index: RuleIndex,
         sent_elsewhere: Collection[str] = (),
+        deadline: Deadline = NEVER,
     ) -> bool:
         """Match paths not seen before; True if anything the answer shows changed.
 
@@ -118,13 +135,19 @@ class SessionDocs:
         nested docs of ``sent_elsewhere`` directories (those between the root and
         the working directory: repo conventions sends them) are not activated.
         """
-        paths = [p for p in dict.fromkeys(paths) if p not in self.seen]
+        waiting = [*self.backlog, *paths]
+        paths = [p for p in dict.fromkeys(waiting) if p not in self.seen]
+        self.backlog = []
         if not paths:
             return False
         self.turn += 1
         self.fresh = tuple(paths)
         self.in_hand = {}
-        for path in paths:
+        for done, path in enumerate(paths):
+            if done and deadline.expired():  # one path at least: every turn gets on
+                self.backlog = paths[done:]
+                self.fresh = tuple(paths[:done])
+                break
             self.seen[path] = None
             docs = self.in_hand.setdefault(path, {})
             for rule in index.candidates(path):
@@ -149,11 +172,6 @@ class SessionDocs:
         docs[rule.path] = found
         if rule.path not in self.active:
             self.active[rule.path] = Activation(rule.path, path, found)
-
-    def _activate_from(self, rule: Rule, paths: Iterable[str]) -> None:
-        for path in paths:
-            if self._try(rule, path):
-                return
 
     def _try(self, rule: Rule, path: str) -> bool:
         found = rule.match(path)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from providers.core.budget import TokenCounter
+from providers.core.deadline import Deadline
 from providers.core.identity import published_identity
 from providers.core.lru import LruMap
 from providers.core.provider import unless_busy
@@ -39,7 +40,13 @@ from providers.scoped_docs.copies import ConventionCopies
 from providers.scoped_docs.index import RuleIndex
 from providers.scoped_docs.pattern_check import PatternCheck
 from providers.scoped_docs.priority import rank
-from providers.scoped_docs.sections import build_sections, on_request, unmatched
+from providers.scoped_docs.sections import (
+    UNFINISHED_HEADER,
+    Listed,
+    build_sections,
+    on_request,
+    unmatched,
+)
 from providers.scoped_docs.settings import (
     DEFAULT_TOKEN_BUDGET,
     NAME,
@@ -54,6 +61,9 @@ log = logging.getLogger(__name__)
 
 CONTINUE_RULES = ".continue/rules"
 """With Continue's rule directory read, so are its colocated ``rules.md`` files."""
+
+_PATTERN_CHUNK = 100
+"""Rules whose patterns are checked between two looks at the deadline."""
 
 MAX_SESSIONS = 16
 """Sessions remembered at once (sub-agents share a process); the least recently used is
@@ -106,6 +116,8 @@ class _RootState:
         self.skills = ScopedSkills(root)
         self.unmatched: list[tuple[str, str]] = []
         """(rule, pattern) pairs that match no file in the repository, for the index."""
+        self.unchecked: set[str] = set()
+        """Rules changed on a turn with no time left to check their patterns."""
 
     def session(self, session_id: str) -> _Session:
         return self.sessions.get_or_add(session_id, lambda: _Session(SessionDocs()))
@@ -154,16 +166,19 @@ class ScopedDocsProvider:
     def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
         working_directory = turn.working_directory
         root = self._roots.root(working_directory)
+        deadline = turn.deadline
         with self._lock:
-            state = self._state_for(root)
-            self._sync(state)
+            # Half the time at most for reading rule files: the files in hand come next.
+            scan = deadline.part(0.5)
+            state = self._state_for(root, scan)
+            self._sync(state, scan)
             remembered = state.session(turn.session_id)
             session, previous = remembered.docs, remembered.last
             new = session.new_entries(str(working_directory), turn.files_touched)
             inside = normalise_touched(root, working_directory, new).inside if new else ()
             changed = session.refresh(state.catalog)
             sent_elsewhere = frozenset(cwd_chain(root, working_directory))
-            changed |= session.touch(inside, state.catalog, state.index, sent_elsewhere)
+            changed |= session.touch(inside, state.catalog, state.index, sent_elsewhere, deadline)
             changed |= state.skills.refresh(remembered.skills)
             changed |= state.skills.touch(remembered.skills, inside, sent_elsewhere)
             state.copies.update(root, working_directory)
@@ -185,15 +200,15 @@ class ScopedDocsProvider:
 
     # -- state ------------------------------------------------------------
 
-    def _state_for(self, root: Path) -> _RootState:
+    def _state_for(self, root: Path, deadline: Deadline) -> _RootState:
         if self._state is not None and self._state.root == root:
             return self._state
         self._drop_state()
         factory = self._watcher_factory if self._settings.watch else None
         watch = WatchLifecycle((root,), factory, start_timeout=self._watch_start_timeout)
         state = _RootState(root, self._settings, self._reader, watch)
-        changed = state.catalog.scan_rule_dirs()
-        self._after_change(state, changed)
+        changed = state.catalog.scan_rule_dirs(deadline=deadline)
+        self._after_change(state, changed, deadline)
         self._state = state
         return state
 
@@ -212,25 +227,41 @@ class ScopedDocsProvider:
             self._state.watch.stop()
         self._state = None
 
-    def _sync(self, state: _RootState) -> None:
+    def _sync(self, state: _RootState, deadline: Deadline) -> None:
         """Bring the catalog up to date: what the watcher saw, or everything by stat
-        (until the watch is in place, on the turn it gets there, and without one)."""
+        (until the watch is in place, on the turn it gets there, and without one);
+        then go on reading what earlier turns had no time for."""
         report = state.watch.poll()
         changes = report.changes
         if not report.complete or changes.overflow:
-            changed = state.catalog.refresh_all()
-        elif changes.paths:
-            changed = state.catalog.apply_changes(changes.paths)
+            changed = state.catalog.refresh_all(deadline)  # what earlier turns left, too
         else:
-            return
+            changed = (
+                state.catalog.apply_changes(changes.paths, deadline) if changes.paths else set()
+            )
+            changed |= state.catalog.resume(deadline)
         if changed:
-            self._after_change(state, changed)
+            self._after_change(state, changed, deadline)
+        else:
+            self._check_patterns(state, deadline)
 
-    def _after_change(self, state: _RootState, changed: set[str]) -> None:
-        state.index = RuleIndex([state.catalog.rules[p] for p in sorted(state.catalog.rules)])
+    def _after_change(self, state: _RootState, changed: set[str], deadline: Deadline) -> None:
+        rules = [state.catalog.rules[p] for p in sorted(state.catalog.rules)]
+        state.index = RuleIndex(rules, previous=state.index)
         for remembered in state.sessions.values():
             remembered.docs.pending |= changed
-        self._report_unmatched(state, changed)
+        state.unchecked |= changed
+        self._check_patterns(state, deadline)
+
+    def _check_patterns(self, state: _RootState, deadline: Deadline) -> None:
+        """Check the patterns of changed rules while the turn has time, a hundred rules at
+        a time (the check lists the repository and tests up to a million paths a run);
+        what is left waits for a later turn."""
+        waiting = sorted(state.unchecked)
+        while waiting and not deadline.expired():
+            chunk, waiting = waiting[:_PATTERN_CHUNK], waiting[_PATTERN_CHUNK:]
+            self._report_unmatched(state, chunk)
+        state.unchecked = set(waiting)
 
     def _report_unmatched(self, state: _RootState, changed: Iterable[str]) -> None:
         """Warn once per rule and pattern when an inclusion matches no file in the repo."""
@@ -291,4 +322,15 @@ class ScopedDocsProvider:
             self._settings.max_docs,
             ranked.retired,
             listed,
+            _unfinished(catalog.unread, len(session.backlog)),
         )
+
+
+def _unfinished(unread: int, backlog: int) -> list[Listed]:
+    """Index lines for the work this turn had no time for."""
+    found = []
+    if unread:
+        found.append(Listed(UNFINISHED_HEADER, f"- {unread:,} rule files not read yet"))
+    if backlog:
+        found.append(Listed(UNFINISHED_HEADER, f"- {backlog:,} files touched not matched yet"))
+    return found

@@ -74,6 +74,7 @@ class Listed:
     line: str
 
 
+UNFINISHED_HEADER = "[Not done this turn (out of time); the next turn goes on:]"
 ON_REQUEST_HEADER = "[Rules to read when the task fits their description:]"
 UNMATCHED_HEADER = "[Rule patterns that match no file in the repository (a typo?):]"
 
@@ -94,13 +95,15 @@ def build_sections(
     max_docs: int | None = None,
     retired: Sequence[Entry] = (),
     listed: Sequence[Listed] = (),
+    unfinished: Sequence[Listed] = (),
 ) -> tuple[Section, ...]:
     """Sections for ``entries`` whose token counts sum to at most ``budget``; ``retired``
-    docs and ``listed`` lines are only named in the index."""
-    if budget <= 0 or (not entries and not problems and not retired and not listed):
+    docs and ``listed`` lines are only named in the index; ``unfinished`` (work the
+    turn had no time for) opens it, so no budget cuts it."""
+    if budget <= 0 or not (entries or problems or retired or listed or unfinished):
         return ()
     limit = len(entries) if max_docs is None else max_docs
-    plan = _Plan(entries[:limit], entries[limit:], problems, retired, listed)
+    plan = _Plan(entries[:limit], entries[limit:], problems, retired, listed, unfinished)
     named = fit(plan.units, budget, plan.write_named, counter)
     if named is not None:
         return plan.sections(named)
@@ -160,8 +163,10 @@ class _Plan:
         problems: Sequence[Problem],
         retired: Sequence[Entry] = (),
         listed: Sequence[Listed] = (),
+        unfinished: Sequence[Listed] = (),
     ) -> None:
         self.listed = tuple(listed)
+        self.unfinished = tuple(unfinished)
         self.over_limit = over_limit
         self.retired = tuple(_Retired(e) for e in retired)
         self.problems = sorted(problems, key=lambda p: p.path)
@@ -222,6 +227,7 @@ class _Plan:
 
     def _items(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> list[_IndexItem]:
         return [
+            *self.unfinished,
             *self._left_out(kept, dropped),
             *self.over_limit,
             *self.retired,

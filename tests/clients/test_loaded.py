@@ -53,3 +53,12 @@ def test_imports_never_leave_the_repository(tmp_path: Path) -> None:
     (tmp_path / "outside.md").write_text("secret\n")
     root = make(tmp_path / "repo", {"CLAUDE.md": "@../outside.md\n"})
     assert own_loads("claude", root).paths == frozenset({"CLAUDE.local.md", ".claude/CLAUDE.md"})
+
+
+def test_a_file_too_complex_to_parse_imports_nothing(tmp_path: Path) -> None:
+    """Issue 20 item 5: a CLAUDE.md past the parser's work cap is not parsed for imports
+    (MarkdownTooComplex); the files it would import are left for the bridge to send."""
+    hostile = "".join(f"# h{i}\n" for i in range(50_000)) + "@docs/a.md\n"
+    root = make(tmp_path, {"CLAUDE.md": hostile, "docs/a.md": "x\n"})
+    own = own_loads("claude", root)
+    assert own.covers("CLAUDE.md") and not own.covers("docs/a.md")

@@ -30,7 +30,9 @@ def test_the_root_is_found_upwards_and_touched_files_are_made_repo_relative(
 
 def test_a_repeated_request_is_not_resolved_again(tmp_path: Path) -> None:
     """Resolving costs a stat per component: while the request repeats, the first answer
-    stands (even if a symlink moved meanwhile); a changed request is resolved afresh."""
+    stands (even if a symlink moved meanwhile); a grown list resolves only its new entries
+    (issue 20 item 8: each entry once per root and working directory); from another
+    working directory, everything is resolved afresh."""
     repo = init_repo(tmp_path / "repo", commit=False)
     write(repo, "one/a.py")
     write(repo, "two/a.py")
@@ -40,4 +42,5 @@ def test_a_repeated_request_is_not_resolved_again(tmp_path: Path) -> None:
     (repo / "link").unlink()
     (repo / "link").symlink_to("two")
     assert located(locator, repo, "link/a.py")[1] == ("one/a.py",)
-    assert located(locator, repo, "link/a.py", "x.py")[1] == ("two/a.py", "x.py")
+    assert located(locator, repo, "link/a.py", "x.py")[1] == ("one/a.py", "x.py")
+    assert located(locator, repo / "two", "../link/a.py")[1] == ("two/a.py",)

@@ -1,6 +1,8 @@
 """Issue 15 item 3: no orphan. A plugin whose host is SIGKILLed in the middle of a call exits
-within 2 s with all its children; a graceful close in the middle of a call leaves no git
-process behind (go-plugin.md section 10: nothing else kills a plugin whose host is gone)."""
+within 2 s with all its children, whatever its turn is doing (issue 20 item 9: a turn busy
+in Python kept it alive until the turn ended); a graceful close in the middle of a call
+leaves no git process behind (go-plugin.md section 10: nothing else kills a plugin whose
+host is gone)."""
 
 from __future__ import annotations
 
@@ -144,3 +146,47 @@ def test_a_graceful_close_mid_call_leaves_no_git_behind(tmp_path: Path) -> None:
     if alive(git_pid):
         os.kill(git_pid, signal.SIGKILL)
     assert gone is not None, "git outlived the plugin's shutdown"
+
+
+BUSY_HOST = """
+import os, signal, sys, threading, time
+sys.path.insert(0, {root!r})
+from providers._gen.pluggableharness.context.v1 import context_pb2
+from providers._gen.pluggableharness.model.v1 import model_pb2
+from providers.host.launcher import PluginProcess
+command = [sys.executable, "-c", "import os, sys; sys.path.insert(0, " + repr({root!r}) + ");"
+    " from providers.goplugin.server import serve;"
+    " raise SystemExit(serve('tests.reliability.busy_provider:BusyProvider', os.environ))"]
+plugin = PluginProcess.launch(command, local_name="busy")
+open({pid_file!r}, "w").write(str(plugin.process.pid))
+request = context_pb2.ContextRequest(
+    token_budget=100, working_directory={work!r}, model_target=model_pb2.ModelTarget(id="m"))
+threading.Thread(target=lambda: plugin.stub.Contribute(request, timeout=120), daemon=True).start()
+while not os.path.exists({cue!r}):
+    time.sleep(0.01)
+time.sleep(0.3)  # well into the busy turn
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_plugin_busy_in_python_exits_within_2s_of_its_host(tmp_path: Path) -> None:
+    """Issue 20 item 9: the host is SIGKILLed while a turn is busy in Python; the plugin
+    (launched by our host through the go-plugin handshake) is gone within 2 s, not when the
+    turn ends (60 s here). It used to live on: its exit message to the dead host's stderr
+    raised BrokenPipeError before os._exit, and the interpreter then waited for the turn's
+    worker thread; now the exit cannot be stopped, and the parent watch exits by itself if
+    the main thread has not within a second."""
+    pid_file = tmp_path / "plugin.pid"
+    code = BUSY_HOST.format(
+        root=str(REPO_ROOT), pid_file=str(pid_file), work=str(tmp_path), cue=str(tmp_path / "busy")
+    )
+    host = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.DEVNULL)
+    host.wait(60)
+    assert host.returncode == -signal.SIGKILL
+    plugin_pid = int(wait_for_file(pid_file))
+    took = gone_within([plugin_pid], 10)
+    if alive(plugin_pid):
+        os.kill(plugin_pid, signal.SIGKILL)
+    assert took is not None, "the plugin outlived its host by 10 s"
+    print(f"plugin gone {took:.2f} s after the host was killed")
+    assert took < EXIT_TARGET_S, f"took {took:.2f} s"

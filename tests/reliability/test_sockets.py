@@ -1,6 +1,8 @@
 """Issue 15 item 6: an unusable PLUGIN_UNIX_SOCKET_DIR (or a full disk) is passed over, down
-to TCP on loopback, and stderr says why; issue 11 item 6: after a launch and a shutdown,
-graceful or killed, no file or directory of ours is left in the temporary directory."""
+to TCP on loopback, and stderr says why; issue 11 item 6 and issue 20 item 11: after a
+launch and a shutdown, graceful or killed, no file or directory of ours is left, in the
+socket directory or the temporary directory; issue 20 item 10: a long TMPDIR changes
+nothing (the host's sockets go in a short directory of its own)."""
 
 from __future__ import annotations
 
@@ -11,12 +13,13 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from providers._gen.pluggableharness.context.v1 import context_pb2
-from providers.host.launcher import PluginProcess
+from providers.host.launcher import SOCKET_DIR_ENV, PluginProcess
 from tests.conftest import REPO_ROOT, script
 
 
@@ -24,16 +27,24 @@ def describe(plugin: PluginProcess) -> str:
     return plugin.stub.Describe(context_pb2.DescribeRequest(), timeout=30).producer.name
 
 
-def test_an_unusable_socket_dir_is_passed_over_and_said(tmp_path: Path) -> None:
-    missing = tmp_path / "no-such-dir"
+@pytest.fixture
+def short_dir(short_socket_dir: str) -> Iterator[Path]:
+    """A fresh directory with a short path (under the session's socket directory)."""
+    path = Path(tempfile.mkdtemp(prefix="t-", dir=short_socket_dir))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_an_unusable_socket_dir_is_passed_over_and_said(short_dir: Path) -> None:
+    missing = short_dir / "no-such-dir"
     plugin = PluginProcess.launch(
         [script("context-repo-conventions")],
         local_name="rc",
-        env_overrides={"PLUGIN_UNIX_SOCKET_DIR": str(missing), "TMPDIR": str(tmp_path)},
+        env_overrides={"PLUGIN_UNIX_SOCKET_DIR": str(missing), "TMPDIR": str(short_dir)},
     )
     try:
         assert plugin.handshake.network == "unix"
-        assert Path(plugin.handshake.address).parent.parent == tmp_path
+        assert Path(plugin.handshake.address).parent.parent == short_dir
         assert describe(plugin) == "repo-conventions"
     finally:
         plugin.close()
@@ -112,22 +123,57 @@ def _full_tmpfs(directory: str, needed: list[Path]) -> str:
 
 @pytest.mark.parametrize("how", ["graceful", "killed"])
 def test_nothing_of_ours_is_left_behind(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+    tmp_path: Path, short_dir: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
+    """The plugin's socket (``ctxp-*``) and the host's callback socket (``ctxk-*``, which
+    every test run used to leave in TMPDIR) both go in the host's socket directory, and
+    both are gone after the close, whether the plugin shut down or was killed."""
+    monkeypatch.setenv(SOCKET_DIR_ENV, str(short_dir))
     plugin_tmp, host_tmp = tmp_path / "plugin", tmp_path / "host"
     plugin_tmp.mkdir()
     host_tmp.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(host_tmp))  # the host's callback socket
+    monkeypatch.setattr(tempfile, "tempdir", str(host_tmp))
     plugin = PluginProcess.launch(
         [script("context-repo-conventions")],
         local_name="rc",
         env_overrides={"TMPDIR": str(plugin_tmp)},
     )
-    assert describe(plugin) == "repo-conventions"
-    assert list(plugin_tmp.iterdir()) and list(host_tmp.iterdir())  # both were used
-    if how == "killed":
-        os.kill(plugin.process.pid, signal.SIGKILL)
-        plugin.process.wait(10)
-    plugin.close()
+    try:
+        assert describe(plugin) == "repo-conventions"
+        assert sorted(p.name[:5] for p in short_dir.iterdir()) == ["ctxk-", "ctxp-"]
+        if how == "killed":
+            os.kill(plugin.process.pid, signal.SIGKILL)
+            plugin.process.wait(10)
+    finally:
+        plugin.close()
+    assert list(short_dir.iterdir()) == []
     assert list(plugin_tmp.iterdir()) == []
     assert list(host_tmp.iterdir()) == []
+
+
+def test_launch_tests_pass_with_a_long_tmpdir(tmp_path: Path) -> None:
+    """Issue 20 items 10-11: with TMPDIR 60 characters longer (14 more failed 3 tests:
+    sockets over the 108-byte limit, then a plugin left open failed an unrelated test),
+    launch tests pass, a host killed mid-call included, and leave nothing in TMPDIR."""
+    long_tmp = tmp_path / ("t" * 60)
+    long_tmp.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != SOCKET_DIR_ENV}
+    env["TMPDIR"] = str(long_tmp)
+    tests = [
+        "tests/reliability/test_sockets.py::test_nothing_of_ours_is_left_behind",
+        "tests/reliability/test_sockets.py::test_an_unusable_socket_dir_is_passed_over_and_said",
+        "tests/reliability/test_host_death.py::test_a_plugin_busy_in_python_exits_within_2s_of_its_host",
+        "tests/goplugin/test_plugin_process.py::test_answer_sent_is_called_after_the_answer_goes_out",
+    ]
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],
+        cwd=REPO_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert run.stdout.split()[0] == "....."  # five passed (the configuration is -q)
+    left = [p.name for p in long_tmp.iterdir() if p.name.startswith("ctx")]
+    assert left == []
