@@ -46,6 +46,12 @@ SKILLS_SHARE = 4
 _Loaded = Skill | SkillProblem | None
 
 
+MAX_PACKAGE_DEPTH = 64
+"""Deepest folder (levels below the root) whose own skills folders are looked for: each
+look is a dozen ``stat`` calls whose cost grows with the path, so a path 2,000 folders
+deep would cost its depth squared (issue 20 item 8); no real package sits that deep."""
+
+
 @dataclass
 class SessionSkills:
     """The skills one session's touched files called for, in the order they did."""
@@ -88,7 +94,7 @@ class ScopedSkills:
                 if skill.path not in session.listed and skill.globs and skill.globs.match(path):
                     session.listed[skill.path] = (skill, "")
             for directory in ancestors(path):
-                if directory in chain:
+                if directory in chain or directory.count("/") >= MAX_PACKAGE_DEPTH:
                     continue
                 for skill in skills_in(directory):
                     if skill.path in session.listed:
