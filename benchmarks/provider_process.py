@@ -29,8 +29,16 @@ def command(published: str) -> list[str]:
 
 
 class TimedProvider:
-    def __init__(self, published: str, config: dict[str, object] | None = None) -> None:
-        self.plugin = PluginProcess.launch(command(published), local_name=published)
+    def __init__(
+        self,
+        published: str,
+        config: dict[str, object] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """``env``: variables added to the plugin's environment (a cache directory)."""
+        self.plugin = PluginProcess.launch(
+            command(published), local_name=published, env_overrides=env
+        )
         self.plugin.stub.Describe(context_pb2.DescribeRequest(), timeout=30)
         self.plugin.stub.Configure(config_to_proto(dict(config or {})), timeout=30)
 
