@@ -90,5 +90,4 @@ class HistoryMiner:
         """Commits newest first (``revisions`` as git takes them; HEAD by default)."""
         args = [*LOG_ARGS[:-2], f"--max-count={MAX_COMMITS}", revisions or "HEAD", "--"]
         _, out, _ = self._runner.run(self._root, args)
-        cut = len(out) > MAX_LOG_BYTES
-        return parse_commits(out[:MAX_LOG_BYTES], complete=not cut)
+        return parse_commits(out, limit=MAX_LOG_BYTES)

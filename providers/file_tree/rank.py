@@ -182,8 +182,7 @@ def targets(tree: Tree, focus: Focus, max_depth: int | None) -> Iterator[str]:
         if focus.history is not None:
             yield from (partner for partner, _ in focus.history.partners(path, 3))
     if focus.history:
-        hot = sorted(focus.history.activity.items(), key=lambda item: -item[1])
-        yield from (path for path, _ in hot[:200] if kind_factor(path, False) >= 1.0)
+        yield from (path for path in focus.history.hottest if kind_factor(path, False) >= 1.0)
     yield from _breadth_first(root, weights, max_depth)
 
 

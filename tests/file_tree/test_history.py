@@ -1,0 +1,33 @@
+"""What the history says: co-change and activity, from git's log."""
+
+from __future__ import annotations
+
+from providers.file_tree.history import HOTTEST, History, build, parse_commits
+
+LOG = (
+    b"\x1e1700000002\x00\na/x.py\x00a/y.py\x00"
+    b"\x1e1700000001\x00\n\nodd name.py\x00b/z.py\x00"
+    b"\x1e1700000000\x00\na/x.py\x00"
+)
+
+
+def test_the_log_is_read_record_by_record_and_a_record_cut_short_is_left_out() -> None:
+    """A name may begin with a newline: only the one git puts before the first goes."""
+    assert parse_commits(LOG) == [("a/x.py", "a/y.py"), ("\nodd name.py", "b/z.py"), ("a/x.py",)]
+    cut = LOG.index(b"b/z.py") + 2
+    assert parse_commits(LOG, limit=cut) == [("a/x.py", "a/y.py")]
+    assert parse_commits(LOG, limit=len(LOG)) == parse_commits(LOG)
+    assert parse_commits(b"") == []
+
+
+def example() -> History:
+    commits = [[f"src/m{i % 13}.py", f"tests/t{i % 5}.py", "README.md"] for i in range(300)]
+    return build([*commits, [f"big/f{i}.py" for i in range(600)]])
+
+
+def test_the_busiest_files_are_kept_in_order() -> None:
+    """Issue 24 item 3: no turn sorts every file the history names (100,000 after an
+    import): the busiest are ordered once, as a full sort would order them."""
+    history = example()
+    ordered = sorted(history.activity.items(), key=lambda item: -item[1])
+    assert list(history.hottest) == [path for path, _ in ordered[:HOTTEST]]
