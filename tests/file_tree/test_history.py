@@ -1,8 +1,9 @@
-"""What the history says: co-change and activity, from git's log."""
+"""What the history says (co-change, activity), and how it is kept: the file's round trip."""
 
 from __future__ import annotations
 
 from providers.file_tree.history import HOTTEST, History, build, parse_commits
+from providers.file_tree.history_file import decode, encode
 
 LOG = (
     b"\x1e1700000002\x00\na/x.py\x00a/y.py\x00"
@@ -31,3 +32,17 @@ def test_the_busiest_files_are_kept_in_order() -> None:
     history = example()
     ordered = sorted(history.activity.items(), key=lambda item: -item[1])
     assert list(history.hottest) == [path for path, _ in ordered[:HOTTEST]]
+
+
+def test_a_kept_history_reads_back_as_it_was_written() -> None:
+    """Issue 22 item 3: what the next session ranks with is what this one mined."""
+    history = example()
+    again = decode(encode("/r", "a" * 40, history), "/r", "a" * 40)
+    assert again is not None
+    assert again.paths == history.paths and again.commits == history.commits
+    assert again.activity == history.activity and again.dir_activity == history.dir_activity
+    assert again.hottest == history.hottest
+    assert again.partners("src/m3.py") == history.partners("src/m3.py")
+    assert again.changed() == history.changed()
+    assert decode(encode("/r", "a" * 40, history), "/r", "b" * 40) is None  # another commit
+    assert decode(encode("/r", "a" * 40, History()), "/r", "a" * 40) is not None
