@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from providers.clients import deltas
 from providers.clients.deltas import INDEX_LABEL, Memory, Piece, doc_path, tree_totals
-from providers.scoped_docs.layout import INDEX_LABEL as PROVIDER_INDEX_LABEL
+from providers.scoped_docs.sections import INDEX_LABEL as PROVIDER_INDEX_LABEL
 
 TREE = "repo/\n  a.py\n(shown: 1 of 1 files, 0 of 0 dirs)\n"
 TREE_MORE = "repo/\n  a.py\n  b.py\n(shown: 2 of 2 files, 0 of 0 dirs)\n"
