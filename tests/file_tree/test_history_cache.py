@@ -9,11 +9,131 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from providers.file_tree.history import build
 from providers.file_tree.history_cache import PLACE, HistoryCache, cache_home
+from providers.file_tree.miner import FIRST_COMMITS
+from providers.file_tree.provider import FileTreeProvider
+from tests.conftest import REPO_ROOT
+from tests.file_tree.helpers import (
+    CountingRunner,
+    add_commits,
+    collect,
+    git,
+    history_runs,
+    init_repo,
+    mined,
+)
+from tests.support.files import write
+
+Make = Callable[..., FileTreeProvider]
+COMMITS = FIRST_COMMITS + 40
+"""More than a first answer mines without a cache: only a kept history has them all."""
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    write(root, "README.md")
+    init_repo(root)
+    add_commits(root, COMMITS, "pkg/deep/module{}.py", files=30)
+    return root
+
+
+def head_of(repo: Path) -> str:
+    return git(repo, "rev-parse", "HEAD").decode().strip()
+
+
+def cache() -> HistoryCache:
+    """The cache the providers use here (the test's HOME)."""
+    return HistoryCache.from_environ(os.environ)
+
+
+def first_session(make: Make, repo: Path) -> str:
+    """A session that answers, sends its answer and mines all of the history (kept on
+    the way); the text of a later turn."""
+    provider = make({"watch": False})
+    collect(provider, repo)
+    provider.answer_sent()
+    assert provider._state is not None
+    mined(provider._state.miner, COMMITS + 1)
+    return collect(provider, repo)
+
+
+def test_a_new_session_answers_first_with_the_history_an_earlier_one_mined(
+    make_provider: Make, repo: Path
+) -> None:
+    """The first answer of a second provider equals the later answers of the first, and
+    runs no ``git log``."""
+    later = first_session(make_provider, repo)
+    assert cache().heads(repo) == [head_of(repo)]
+    runner = CountingRunner()
+    second = make_provider({"watch": False}, runner=runner)
+    assert collect(second, repo) == later
+    assert history_runs(runner.calls) == []
+    assert second._state is not None and second._state.history is not None
+    assert len(second._state.history.commits) == COMMITS + 1
+
+
+def test_another_process_uses_the_kept_history(make_provider: Make, repo: Path) -> None:
+    """The standalone command, a process of its own, finds what this one kept: git runs
+    (``GIT_TRACE``) list the work tree, never the history."""
+    first_session(make_provider, repo)
+    trace = repo.parent / "trace.txt"
+    env = {**os.environ, "GIT_TRACE": str(trace), "PYTHONPATH": str(REPO_ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "providers.file_tree", "--repo", str(repo)],
+        env=env,
+        capture_output=True,
+        check=True,
+        timeout=120,
+    )
+    assert b"pkg/" in done.stdout
+    traced = trace.read_text()
+    assert "ls-files" in traced
+    assert " log " not in traced and "merge-base" not in traced
+
+
+def test_a_history_kept_for_an_ancestor_is_extended_with_the_new_commits(
+    make_provider: Make, repo: Path
+) -> None:
+    """HEAD moved on since: only ``old..HEAD`` is mined, before the first answer, and kept."""
+    first_session(make_provider, repo)
+    old = head_of(repo)
+    add_commits(repo, 3, "pkg/new{}.py")
+    new = head_of(repo)
+    runner = CountingRunner()
+    provider = make_provider({"watch": False}, runner=runner)
+    collect(provider, repo)
+    assert provider._state is not None
+    mined(provider._state.miner, COMMITS + 4)
+    runs = history_runs(runner.calls)
+    assert runs == [f"merge-base --is-ancestor {old} {new}", runs[1]]
+    assert runs[1].endswith(f" {old}..{new} --")
+    eventually(lambda: cache().heads(repo) == [new, old])
+
+
+def test_a_history_kept_for_another_line_of_commits_is_not_used(
+    make_provider: Make, repo: Path
+) -> None:
+    """A kept HEAD that is no ancestor (a rebase, a repository cloned anew at the same
+    path) is not extended: HEAD is mined afresh."""
+    first_session(make_provider, repo)
+    git(repo, "reset", "-q", "--hard", "HEAD~5")
+    add_commits(repo, 2, "other{}.py")
+    runner = CountingRunner()
+    provider = make_provider({"watch": False}, runner=runner)
+    collect(provider, repo)
+    runs = history_runs(runner.calls)
+    assert runs[0].startswith("merge-base --is-ancestor") and "log" in runs[1]
+    assert f"--max-count={FIRST_COMMITS}" in runs[1]
 
 
 def test_bounds_per_repository_and_in_all_evict_the_least_recently_used(tmp_path: Path) -> None:
@@ -46,6 +166,61 @@ def test_bounds_per_repository_and_in_all_evict_the_least_recently_used(tmp_path
     assert per_bytes.heads(b) == [heads[2]]
 
 
+def kept_file() -> Path:
+    directory = cache().directory
+    assert directory is not None
+    (found,) = (p for p in directory.iterdir() if p.name.endswith(".hist"))
+    return found
+
+
+def eventually(check: Callable[[], bool], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "never happened"
+        time.sleep(0.05)
+
+
+DAMAGE = {
+    "cut short": lambda data: data[: len(data) // 2],
+    "empty": lambda data: b"",
+    "a byte changed": lambda data: data[:-20] + bytes([data[-20] ^ 0x55]) + data[-19:],
+    "garbage": lambda data: os.urandom(len(data)),
+    "another format": lambda data: data.replace(b"history 1 ", b"history 0 ", 1),
+    "another root": lambda data: data.replace(b'"root": "', b'"root": "/elsewhere', 1),
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE), ids=list(DAMAGE))
+def test_a_damaged_or_foreign_file_is_ignored_and_rewritten(
+    make_provider: Make, repo: Path, damage: str
+) -> None:
+    first_session(make_provider, repo)
+    kept = kept_file()
+    kept.write_bytes(DAMAGE[damage](kept.read_bytes()))
+    assert cache().load(repo, head_of(repo)) is None
+    runner = CountingRunner()
+    provider = make_provider({"watch": False}, runner=runner)
+    collect(provider, repo)
+    assert any(c.startswith("log") for c in runner.calls)  # mined, as without a cache
+    provider.answer_sent()
+    assert provider._state is not None
+    mined(provider._state.miner, COMMITS + 1)
+    eventually(lambda: cache().load(repo, head_of(repo)) is not None)  # kept again, whole
+
+
+def test_a_symlink_planted_for_a_file_is_never_followed(make_provider: Make, repo: Path) -> None:
+    first_session(make_provider, repo)
+    kept = kept_file()
+    elsewhere = repo.parent / "elsewhere.hist"
+    elsewhere.write_bytes(kept.read_bytes())  # a valid file: still not read through a link
+    kept.unlink()
+    kept.symlink_to(elsewhere)
+    assert cache().load(repo, head_of(repo)) is None
+    cache().store(repo, head_of(repo), build([["a.py"]]))
+    assert not kept.is_symlink() and stat.S_ISREG(kept.lstat().st_mode)
+    assert elsewhere.read_bytes() != kept.read_bytes()  # the link was replaced, not written
+
+
 def test_a_symlink_planted_for_our_directory_is_never_followed(tmp_path: Path) -> None:
     home = tmp_path / "cache"
     elsewhere = tmp_path / "elsewhere"
@@ -70,6 +245,20 @@ def test_only_the_user_can_read_the_cache(tmp_path: Path) -> None:
     assert stat.S_IMODE(directory.parent.stat().st_mode) == 0o700
     (kept,) = directory.iterdir()
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+
+
+def test_the_cache_is_never_inside_the_repository(
+    make_provider: Make, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository in the home directory (dotfiles), or a cache home set inside one."""
+    monkeypatch.setenv("HOME", str(repo))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    first_session(make_provider, repo)
+    assert not (repo / ".cache").exists()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(repo / "pkg" / "cache"))
+    first_session(make_provider, repo)
+    assert not (repo / "pkg" / "cache").exists()
+    assert git(repo, "status", "--porcelain") == b""
 
 
 def test_where_the_cache_lives() -> None:
