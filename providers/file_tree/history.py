@@ -28,7 +28,7 @@ import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import islice, repeat
+from itertools import chain, islice, repeat
 
 LOG_ARGS = ("log", "-z", "--name-only", "--no-renames", "--format=%x1e%ct", "HEAD", "--")
 """Newest first: a record separator and the commit time, then the changed paths."""
@@ -65,7 +65,10 @@ class History:
     """Longer-lived activity (co-change's half-life) summed into every ancestor directory
     ("" is the root: all of it): which parts of the tree matter, beyond this week."""
     hottest: tuple[str, ...] = ()
-    """Up to :data:`HOTTEST` files, the most active first (ties: the most recent first)."""
+    """Up to :data:`HOTTEST` files, the most active first (ties: the most recent first),
+    among those a commit of at most :data:`MAX_COMMIT_FILES` files changed: a file only
+    an import or a sweep changed is not where work goes on (in a repository of one
+    commit, every file would tie, and the first alphabetically would lead the map)."""
     _by_path: Mapping[str, int] = field(default_factory=dict, repr=False)
     _touching: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False)
     """Per path id, the co-change commits that changed it: filled when first asked."""
@@ -80,12 +83,14 @@ class History:
     ) -> History:
         """A history from its columns (``activity`` in the order of ``paths``)."""
         per_path = dict(zip(paths, activity, strict=True))
+        small = chain.from_iterable(c for c in commits if len(c) <= MAX_COMMIT_FILES)
+        candidates = [paths[i] for i in sorted(set(small))]
         return cls(
             paths=paths,
             commits=commits,
             activity=per_path,
             dir_activity=dir_activity,
-            hottest=tuple(heapq.nlargest(HOTTEST, per_path, key=per_path.__getitem__)),
+            hottest=tuple(heapq.nlargest(HOTTEST, candidates, key=per_path.__getitem__)),
             _by_path=dict(zip(paths, range(len(paths)), strict=True)),
         )
 
