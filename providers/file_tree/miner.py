@@ -10,7 +10,8 @@ When a root is first seen (:meth:`HistoryMiner.start`, before its listing), one 
    :data:`FIRST_LOG_BYTES` of log).
 
 The first answer waits for that (:meth:`wait_first`) until :data:`FIRST_WAIT_S` after it
-started, which overlaps the listing, and ranks with whatever is ready by then.
+started, which overlaps the listing, and ranks with whatever is ready by then; past
+that time the work yields to turns like any other.
 
 After an answer was sent (:meth:`refresh`), once per new HEAD, the full
 :data:`MAX_COMMITS` are mined in the background (the rest of a first slice, or only the
@@ -42,7 +43,7 @@ log = logging.getLogger(__name__)
 
 MAX_LOG_BYTES = 16 * 1024 * 1024
 """More output than this is cut: the newest commits are what matters."""
-FIRST_COMMITS = 200
+FIRST_COMMITS = 500
 """Commits mined before a first answer when no history was kept (what that costs and
 gives: ``benchmarks/results/orientation.md``)."""
 FIRST_LOG_BYTES = 1024 * 1024
@@ -67,7 +68,12 @@ class _Stopped(Exception):
 
 class HistoryMiner:
     """The history of one repository root: a first part before the first answer, the rest
-    in the background; ``cache`` keeps it between sessions, ``turns`` is held by turns."""
+    in the background; ``cache`` keeps it between sessions, ``turns`` is held by turns.
+
+    ``head`` says which commit is HEAD (default: the root's own, read from its git
+    directory; the benchmark asks for past commits of a bare mirror); ``first_commits``
+    is how many commits a first answer waits for without a cache.
+    """
 
     def __init__(
         self,
@@ -75,11 +81,16 @@ class HistoryMiner:
         runner: GitRunner,
         cache: HistoryCache | None = None,
         turns: TurnLock | None = None,
+        *,
+        head: Callable[[], str | None] | None = None,
+        first_commits: int = FIRST_COMMITS,
     ) -> None:
         self._root = root
         self._runner = runner
         self._cache = cache if cache is not None else HistoryCache(None)
         self._turns = turns
+        self._current_head = head if head is not None else self._own_head
+        self._first_commits = first_commits
         self._lock = threading.Lock()
         self._history: History | None = None
         self._head: str | None = None
@@ -106,21 +117,21 @@ class HistoryMiner:
         if self._started is not None or self._closed:
             return
         self._started = time.monotonic()
-        gitdir = git_dir(self._root)
-        head = head_commit(gitdir) if gitdir is not None else None
+        head = self._current_head()
         if head is None:
             self._first_done.set()
             return
-        self._urgent = True
+        self._urgent = True  # until the first answer stops waiting, FIRST_WAIT_S at most
         with self._lock:
             self._spawn(lambda: self._first(head))
 
-    def wait_first(self, cap: float = FIRST_WAIT_S) -> None:
-        """Wait for the first mining, until ``cap`` seconds after it started; from then on
-        it yields to turns."""
+    def wait_first(self, cap: float | None = FIRST_WAIT_S) -> None:
+        """Wait for the first mining, until ``cap`` seconds after it started (None: until
+        it is done); from then on it yields to turns."""
         if self._started is not None and not self._first_done.is_set():
-            remaining = self._started + cap - time.monotonic()
-            if remaining > 0:
+            if cap is None:
+                self._first_done.wait()
+            elif (remaining := self._started + cap - time.monotonic()) > 0:
                 self._first_done.wait(remaining)
         self._urgent = False
 
@@ -165,7 +176,7 @@ class HistoryMiner:
     def _done_at(self, head: str) -> bool:
         return head == self._head and self._complete
 
-    def _current_head(self) -> str | None:
+    def _own_head(self) -> str | None:
         gitdir = git_dir(self._root)
         return head_commit(gitdir) if gitdir is not None else None
 
@@ -173,7 +184,8 @@ class HistoryMiner:
         try:
             if self._from_cache(head):
                 return
-            commits, complete = self._log(head, count=FIRST_COMMITS, limit=FIRST_LOG_BYTES)
+            count = self._first_commits
+            commits, complete = self._log(head, count=count, limit=FIRST_LOG_BYTES)
             history = build(commits, self._pause)
             self._publish(head, history, complete=complete)
             if complete:
@@ -230,8 +242,12 @@ class HistoryMiner:
         """Let a turn go first (see the module docstring); stop when closed."""
         if self._closed:
             raise _Stopped
-        if self._urgent or time.perf_counter() - self._since < SLICE_S:
+        if time.perf_counter() - self._since < SLICE_S:
             return
+        if self._urgent and self._started is not None:
+            if time.monotonic() - self._started < FIRST_WAIT_S:
+                return  # the first answer waits for this
+            self._urgent = False
         time.sleep(_HAND_OVER_S)  # lets go of the interpreter: a waiting turn takes it
         while self._turns is not None and self._turns.locked() and not self._urgent:
             if self._closed:
