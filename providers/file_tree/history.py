@@ -44,6 +44,8 @@ HOTTEST = 200
 """The busiest files kept in order (:attr:`History.hottest`), so no turn sorts them all."""
 PAUSE_EVERY = 512
 """Paths (or commits) handled between two calls of ``pause``: about 0.2 ms of work."""
+PIECE_BYTES = 256 * 1024
+"""A record longer than this is decoded a piece at a time, with a pause between."""
 
 Pause = Callable[[], None]
 """Called between slices of work: the background miner waits there while a turn runs."""
@@ -139,7 +141,8 @@ def parse_commits(
     output: bytes, *, limit: int | None = None, pause: Pause = _go_on
 ) -> list[tuple[str, ...]]:
     """Each commit's changed paths, newest first, from the first ``limit`` bytes of
-    ``output`` (the record cut there is left out)."""
+    ``output`` (the record cut there is left out). A record is decoded in pieces of
+    :data:`PIECE_BYTES`, with a pause between (an import commit lists every file)."""
     end = len(output) if limit is None else min(limit, len(output))
     commits: list[tuple[str, ...]] = []
     start = output.find(b"\x1e", 0, end)
@@ -147,14 +150,30 @@ def parse_commits(
         following = output.find(b"\x1e", start + 1, end)
         if following < 0 and end < len(output):
             break  # cut short: this record may lack paths
+        stop = following if following >= 0 else end
         # "<time>\0\n<path>\0<path>\0...": the newline only before the first path.
-        record = os.fsdecode(output[start + 1 : following if following >= 0 else end])
-        names = record.partition("\0")[2].removeprefix("\n")
-        commits.append(tuple(filter(None, names.split("\0"))))
+        first = output.find(b"\0", start + 1, stop) + 1 or stop
+        if output.startswith(b"\n", first, stop):
+            first += 1
+        commits.append(_names(output, first, stop, pause))
         if len(commits) % PAUSE_EVERY == 0:
             pause()
         start = following
     return commits
+
+
+def _names(output: bytes, start: int, stop: int, pause: Pause) -> tuple[str, ...]:
+    """The NUL-separated names in ``output[start:stop]``."""
+    if stop - start <= PIECE_BYTES:
+        return tuple(filter(None, os.fsdecode(output[start:stop]).split("\0")))
+    names: list[str] = []
+    while start < stop:
+        cut = output.find(b"\0", min(start + PIECE_BYTES, stop), stop)
+        cut = stop if cut < 0 else cut
+        names.extend(filter(None, os.fsdecode(output[start:cut]).split("\0")))
+        start = cut + 1
+        pause()
+    return tuple(names)
 
 
 def build(commits: Iterable[Sequence[str]], pause: Pause = _go_on) -> History:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from providers.file_tree.history import (
     HOTTEST,
     MAX_COMMIT_FILES,
+    PIECE_BYTES,
     History,
     build,
     parse_commits,
@@ -25,6 +26,17 @@ def test_the_log_is_read_record_by_record_and_a_record_cut_short_is_left_out() -
     assert parse_commits(LOG, limit=cut) == [("a/x.py", "a/y.py")]
     assert parse_commits(LOG, limit=len(LOG)) == parse_commits(LOG)
     assert parse_commits(b"") == []
+
+
+def test_an_import_commit_is_read_in_pieces_that_pause() -> None:
+    """Issue 24 item 3: a commit listing 100,000 files is decoded a piece at a time, the
+    miner's pause between pieces, and reads as a whole."""
+    names = [f"pkg/module_{i:05}.py" for i in range(60_000)]
+    log = b"\x1e1\x00\n" + b"\x00".join(n.encode() for n in names) + b"\x00\x1e0\x00\na.py\x00"
+    assert len(log) > 3 * PIECE_BYTES
+    pauses: list[None] = []
+    assert parse_commits(log, pause=lambda: pauses.append(None)) == [tuple(names), ("a.py",)]
+    assert len(pauses) >= 3
 
 
 def example() -> History:
