@@ -37,14 +37,24 @@ AFTER_FIRST_S = 0.1
 work started by the first answer, such as history mining, must not hold it up)."""
 
 
-def turn_after_first_answer(repo: Path, budget: int, scratch: Path, launches: int = 3) -> float:
+def turn_after_first_answer(
+    repo: Path,
+    budget: int,
+    scratch: Path,
+    *,
+    watch: bool = True,
+    kept: Path | None = None,
+    launches: int = 3,
+) -> float:
     """Median time of the turn ``AFTER_FIRST_S`` after a fresh process's first answer, with
     another file touched (so it is computed, not the cached answer). Each process has an
-    empty history cache of its own: the history is mined after the first answer."""
+    empty history cache of its own (the history is mined after the first answer), or
+    ``kept``, a cache holding it (nothing is mined). ``watch`` False leaves out the
+    watcher's set-up, so what remains is the history and the deleted-file search."""
     samples = []
-    for launch in range(launches):
-        cache = scratch / f"cache-{launch}"
-        provider = TimedProvider("file-tree", env={"XDG_CACHE_HOME": str(cache)})
+    for _ in range(launches):
+        cache = kept if kept is not None else Path(tempfile.mkdtemp(dir=scratch))
+        provider = TimedProvider("file-tree", {"watch": watch}, env={"XDG_CACHE_HOME": str(cache)})
         try:
             provider.contribute(provider.request(repo, budget, ["src/d0/f0.py"]))
             time.sleep(AFTER_FIRST_S)
@@ -96,6 +106,8 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
         "file-tree", repo, 2000, ls_and_rt, env=lambda: {"XDG_CACHE_HOME": str(kept)}
     )
     after_first = turn_after_first_answer(repo, 2000, scratch)
+    after_first_unwatched = turn_after_first_answer(repo, 2000, scratch, watch=False)
+    after_first_kept = turn_after_first_answer(repo, 2000, scratch, watch=False, kept=kept)
     provider = TimedProvider("file-tree", env=empty_cache())
     try:
         request = provider.request(repo, 2000, ["src/d0/f0.py"])
@@ -142,6 +154,8 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
     print(row("same, history kept vs ls-files + round trip", cold_kept * ms, kept_floor * ms, 1.5))
     print(row("another file touched (settled) vs round trip", computed * ms, rt * ms))
     print(row(f"same, {AFTER_FIRST_S:g} s after the first answer", after_first * ms, computed * ms))
+    print(row("same, watch = false", after_first_unwatched * ms, computed * ms))
+    print(row("same, watch = false, history kept", after_first_kept * ms, computed * ms))
     print(f"{'turns recompute until the watcher is in place':<42} {ready:9.1f} s")
     print(row("warm Contribute (nothing changed) vs round trip", warm * ms, rt * ms, 2.0))
     print(row("one file added vs cold Contribute", added * ms, cold * ms, 0.1))
