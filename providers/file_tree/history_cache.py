@@ -111,7 +111,7 @@ class HistoryCache:
                 return []
             key = _key(root)
             found = [
-                (entry.stat(follow_symlinks=False).st_mtime_ns, match.group(2))
+                (_mtime_ns(entry), match.group(2))
                 for entry in _entries(fd)
                 if (match := _NAME.match(entry.name))
                 and match.group(1) == key
@@ -122,6 +122,8 @@ class HistoryCache:
 
     def store(self, root: Path, head: str, history: History) -> None:
         """Keep ``history`` for ``root`` at ``head``, then evict beyond the bounds."""
+        if self.home is None:
+            return
         data = encode(str(_real(root)), head, history)
         if len(data) > MAX_FILE_BYTES:
             log.debug("history of %s not kept: %d bytes", root, len(data))
@@ -180,7 +182,8 @@ class HistoryCache:
                 os.close(fd)
                 return None
             if info.st_mode & 0o077:
-                os.fchmod(fd, 0o700)
+                with contextlib.suppress(OSError):
+                    os.fchmod(fd, 0o700)
         return fd
 
     def _evict(self, fd: int) -> None:
@@ -228,8 +231,18 @@ def _file_name(root: Path, head: str) -> str:
 
 
 def _entries(fd: int) -> list[os.DirEntry[str]]:
-    with os.scandir(fd) as entries:
-        return list(entries)
+    try:
+        with os.scandir(fd) as entries:
+            return list(entries)
+    except OSError:
+        return []
+
+
+def _mtime_ns(entry: os.DirEntry[str]) -> int:
+    try:
+        return entry.stat(follow_symlinks=False).st_mtime_ns
+    except OSError:
+        return 0  # gone meanwhile: last
 
 
 def _read(fd: int, name: str) -> bytes | None:
