@@ -70,8 +70,8 @@ def first_session(make: Make, repo: Path) -> str:
 def test_a_new_session_answers_first_with_the_history_an_earlier_one_mined(
     make_provider: Make, repo: Path
 ) -> None:
-    """The first answer of a second provider equals the later answers of the first, and
-    runs no ``git log``."""
+    """Issue 22 item 3: the first answer of a second provider equals the later answers of
+    the first, and runs no ``git log``."""
     later = first_session(make_provider, repo)
     assert cache().heads(repo) == [head_of(repo)]
     runner = CountingRunner()
@@ -83,8 +83,8 @@ def test_a_new_session_answers_first_with_the_history_an_earlier_one_mined(
 
 
 def test_another_process_uses_the_kept_history(make_provider: Make, repo: Path) -> None:
-    """The standalone command, a process of its own, finds what this one kept: git runs
-    (``GIT_TRACE``) list the work tree, never the history."""
+    """Issue 22 item 3: the standalone command, a process of its own, finds what this one
+    kept: git runs (``GIT_TRACE``) list the work tree, never the history."""
     first_session(make_provider, repo)
     trace = repo.parent / "trace.txt"
     env = {**os.environ, "GIT_TRACE": str(trace), "PYTHONPATH": str(REPO_ROOT)}
@@ -104,7 +104,8 @@ def test_another_process_uses_the_kept_history(make_provider: Make, repo: Path) 
 def test_a_history_kept_for_an_ancestor_is_extended_with_the_new_commits(
     make_provider: Make, repo: Path
 ) -> None:
-    """HEAD moved on since: only ``old..HEAD`` is mined, before the first answer, and kept."""
+    """Issue 22 item 3: "a cache for an ancestor of HEAD is reused and extended with only
+    the new commits": only ``old..HEAD`` is mined, and the result kept."""
     first_session(make_provider, repo)
     old = head_of(repo)
     add_commits(repo, 3, "pkg/new{}.py")
@@ -123,8 +124,8 @@ def test_a_history_kept_for_an_ancestor_is_extended_with_the_new_commits(
 def test_a_history_kept_for_another_line_of_commits_is_not_used(
     make_provider: Make, repo: Path
 ) -> None:
-    """A kept HEAD that is no ancestor (a rebase, a repository cloned anew at the same
-    path) is not extended: HEAD is mined afresh."""
+    """Issue 22 item 3: a kept HEAD that is no ancestor (a rebase, a repository cloned
+    anew at the same path) is not extended: HEAD is mined afresh."""
     first_session(make_provider, repo)
     git(repo, "reset", "-q", "--hard", "HEAD~5")
     add_commits(repo, 2, "other{}.py")
@@ -137,6 +138,8 @@ def test_a_history_kept_for_another_line_of_commits_is_not_used(
 
 
 def test_bounds_per_repository_and_in_all_evict_the_least_recently_used(tmp_path: Path) -> None:
+    """Issue 22 item 3: "bounded in size (total and per repository; evict oldest)": by
+    HEADs and bytes per repository and bytes in all, a read counting as a use."""
     small = HistoryCache(tmp_path / "cache", per_repository=2, total_bytes=10**9)
     a, b = tmp_path / "a", tmp_path / "b"
     heads = [f"{i:040x}" for i in range(1, 5)]
@@ -194,6 +197,8 @@ DAMAGE = {
 def test_a_damaged_or_foreign_file_is_ignored_and_rewritten(
     make_provider: Make, repo: Path, damage: str
 ) -> None:
+    """Issue 22 item 3: "a missing, truncated, corrupt or foreign file is ignored and
+    rewritten"."""
     first_session(make_provider, repo)
     kept = kept_file()
     kept.write_bytes(DAMAGE[damage](kept.read_bytes()))
@@ -209,6 +214,8 @@ def test_a_damaged_or_foreign_file_is_ignored_and_rewritten(
 
 
 def test_a_symlink_planted_for_a_file_is_never_followed(make_provider: Make, repo: Path) -> None:
+    """Issue 22 item 3: "never follows a symlink planted there": not read through, and
+    replaced (not written through) when the history is kept again."""
     first_session(make_provider, repo)
     kept = kept_file()
     elsewhere = repo.parent / "elsewhere.hist"
@@ -222,6 +229,7 @@ def test_a_symlink_planted_for_a_file_is_never_followed(make_provider: Make, rep
 
 
 def test_a_symlink_planted_for_our_directory_is_never_followed(tmp_path: Path) -> None:
+    """Issue 22 item 3: our directory made a link to elsewhere: the cache is not used."""
     home = tmp_path / "cache"
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -235,6 +243,7 @@ def test_a_symlink_planted_for_our_directory_is_never_followed(tmp_path: Path) -
 
 
 def test_only_the_user_can_read_the_cache(tmp_path: Path) -> None:
+    """Issue 22 item 3: "only its user can read it", whatever the umask."""
     old = os.umask(0)
     try:
         HistoryCache(tmp_path / "cache").store(tmp_path / "r", "b" * 40, build([["a.py"]]))
@@ -250,7 +259,8 @@ def test_only_the_user_can_read_the_cache(tmp_path: Path) -> None:
 def test_the_cache_is_never_inside_the_repository(
     make_provider: Make, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A repository in the home directory (dotfiles), or a cache home set inside one."""
+    """Issue 22 item 3: "never inside the repository": a repository in the home directory
+    (dotfiles), or a cache home set inside one, keeps no history."""
     monkeypatch.setenv("HOME", str(repo))
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     first_session(make_provider, repo)
@@ -262,8 +272,8 @@ def test_the_cache_is_never_inside_the_repository(
 
 
 def test_where_the_cache_lives() -> None:
-    """``$XDG_CACHE_HOME`` when absolute (the XDG spec ignores a relative one), else
-    ``~/.cache``."""
+    """Issue 22 item 3: ``$XDG_CACHE_HOME`` when absolute (the XDG spec ignores a relative
+    one), else ``~/.cache``."""
     assert cache_home({"XDG_CACHE_HOME": "/x", "HOME": "/h"}) == Path("/x")
     assert cache_home({"XDG_CACHE_HOME": "rel", "HOME": "/h"}) == Path("/h/.cache")
     assert cache_home({"XDG_CACHE_HOME": "", "HOME": "/h"}) == Path("/h/.cache")
