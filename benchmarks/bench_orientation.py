@@ -12,8 +12,13 @@ at the same budget (tokens by the kernel's fallback, ceil(UTF-8 bytes / 4)):
 - gemini: Gemini CLI's startup folder listing (200 items; it ignores
   files_touched, so its "with" is the same listing scored the same way).
 
+A second table (issue 22 item 3) compares ours on a session's first turn with its
+later turns (``orientation/sessions.py``): with a history kept by an earlier session,
+with none kept (the newest commits, mined before the first answer) and with no history.
+
     python3 benchmarks/bench_orientation.py [--repos fastapi ...] [--commits 150]
-        [--budget 1000] [--baseline REV] [--seed 0]
+        [--budget 1000] [--baseline REV] [--seed 0] [--maps ours today gemini]
+        [--first-commits 200]
 
 Repositories come from bare mirrors (``--mirrors``, the fetch tool's
 ``/work/.mirror``) at pinned commits; checkouts, the baseline and the npm
@@ -47,6 +52,14 @@ from benchmarks.orientation.cases import (
 )
 from benchmarks.orientation.ours import ours
 from benchmarks.orientation.parse import Named
+from benchmarks.orientation.sessions import (
+    LATER,
+    SESSION_GAP,
+    VARIANTS,
+    FirstTurns,
+    first_turns,
+)
+from providers.file_tree.miner import FIRST_COMMITS, FIRST_WAIT_S
 
 
 def tokens(text: str) -> int:
@@ -129,6 +142,46 @@ def row(label: str, name: str, s: Score) -> str:
     )
 
 
+def session_row(label: str, variant: str, s: Score, later: Score, mining: str) -> str:
+    return (
+        f"{label:<30} {variant:<17} {s.with_touched:6.2f} {s.without:8.2f} "
+        f"{s.with_touched - later.with_touched:+7.2f} {s.without - later.without:+8.2f} "
+        f"{mining:>13}"
+    )
+
+
+def first_turn_table(
+    names: Sequence[str], scores: Sequence[dict[str, Score]], firsts: Sequence[FirstTurns]
+) -> None:
+    """Issue 22 item 3: each first-turn variant against later turns, per repository."""
+    header = (
+        f"{'repository':<30} {'turn':<17} {'with':>6} {'without':>8} {'d with':>7} "
+        f"{'d w/o':>8} {'mining ms':>13}"
+    )
+    print(header)
+    print("-" * len(header))
+    for name, per_variant, first in zip(names, scores, firsts, strict=True):
+        label = name
+        for variant in VARIANTS:
+            later = per_variant[LATER]
+            print(session_row(label, variant, per_variant[variant], later, first.summary(variant)))
+            label = ""
+    if len(names) > 1:
+        label = f"all ({len(names)} repositories)"
+        means = {v: mean_score([s[v] for s in scores]) for v in VARIANTS}
+        for variant in VARIANTS:
+            print(session_row(label, variant, means[variant], means[LATER], ""))
+            label = ""
+    waited = [t for f in firsts for ts in f.seconds.values() for t in ts]
+    within = sum(t <= FIRST_WAIT_S for t in waited) / len(waited) if waited else 1.0
+    print(
+        "d: against later turns; mining ms: a first answer's mining, median/slowest "
+        f"(waited for at most {FIRST_WAIT_S * 1000:.0f} ms: {within:.0%} of them were "
+        f"done by then);\nfirst, kept: the history a session {SESSION_GAP} commits earlier kept, "
+        "extended; none kept: the newest commits; bare: no history"
+    )
+
+
 def main() -> int:
     names = [spec.name for spec in REPOS]
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
@@ -138,20 +191,31 @@ def main() -> int:
     parser.add_argument("--baseline", default=baseline.DEFAULT_BASELINE, help="git revision")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--mirrors", type=Path, default=MIRRORS)
+    parser.add_argument("--maps", nargs="+", choices=MAPS, default=list(MAPS))
+    parser.add_argument(
+        "--first-commits",
+        type=int,
+        default=FIRST_COMMITS,
+        help="commits a first answer mines when no history was kept",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
+    maps = [m for m in MAPS if m in args.maps or m == "ours"]
 
     selfcheck.check_ours()
     sha = baseline.resolve(args.baseline)
-    revision = baseline.extract(sha)
-    check_baseline(revision)
-    version = gemini.installed_version()
+    if "today" in maps:
+        revision = baseline.extract(sha)
+        check_baseline(revision)
+    version = gemini.installed_version() if "gemini" in maps else "(not drawn)"
 
     specs = [spec for spec in REPOS if spec.name in args.repos]
     cases = [load(spec, args.mirrors) for spec in specs]
-    fixtures = selfcheck.gemini_fixtures(CACHE / "selfcheck")
-    listings = gemini.listings([*(case.root for case in cases), *fixtures])
-    selfcheck.check_gemini(listings, fixtures)
+    listings: dict[Path, str] = {}
+    if "gemini" in maps:
+        fixtures = selfcheck.gemini_fixtures(CACHE / "selfcheck")
+        listings = gemini.listings([*(case.root for case in cases), *fixtures])
+        selfcheck.check_gemini(listings, fixtures)
 
     print(f"tasks: up to {args.commits} commits drawn from the newest eligible (seed {args.seed})")
     print(
@@ -177,36 +241,52 @@ def main() -> int:
     )
     print(header)
     print("-" * len(header))
-    scores: dict[str, list[Score]] = {m: [] for m in MAPS}
+    scores: dict[str, list[Score]] = {m: [] for m in maps}
+    sessions: list[dict[str, Score]] = []
+    firsts: list[FirstTurns] = []
     for case, drawn in zip(cases, sampled, strict=True):
         commits = [questions(c) for c in drawn]
         everything = [q.task for alone, touching in commits for q in (alone, *touching)]
         mine = {t: ours(case, t, args.budget) for t in everything}
-        pinned = baseline.baseline_texts(case, everything, args.budget, revision)
-        today = dict(zip(everything, pinned, strict=True))
-        same = dict.fromkeys(everything, listings[case.root])  # files_touched changes nothing
-        results = {
-            "ours": score(commits, mine.__getitem__, selfcheck.parse_ours_checked),
-            "today": score(commits, today.__getitem__, selfcheck.parse_ours_checked),
-            "gemini": score(commits, same.__getitem__, selfcheck.parse_gemini_checked),
-        }
+        results = {"ours": score(commits, mine.__getitem__, selfcheck.parse_ours_checked)}
+        if "today" in maps:
+            pinned = baseline.baseline_texts(case, everything, args.budget, revision)
+            today = dict(zip(everything, pinned, strict=True))
+            results["today"] = score(commits, today.__getitem__, selfcheck.parse_ours_checked)
+        if "gemini" in maps:
+            same = dict.fromkeys(everything, listings[case.root])  # touched files change nothing
+            results["gemini"] = score(commits, same.__getitem__, selfcheck.parse_gemini_checked)
         label = f"{case.name} ({len(case.paths):,} files, {len(commits)})"
-        for name in MAPS:
+        for name in maps:
             scores[name].append(results[name])
             print(row(label, name, results[name]))
             label = ""
+        first = first_turns(case, dict.fromkeys(t.parent for t in everything), args.first_commits)
+        per_variant = {LATER: results["ours"]}
+        for variant in VARIANTS[1:]:
+            histories = first.histories[variant]
+            texts = {t: ours(case, t, args.budget, histories[t.parent]) for t in everything}
+            per_variant[variant] = score(commits, texts.__getitem__, selfcheck.parse_ours_checked)
+        sessions.append(per_variant)
+        firsts.append(first)
     if len(cases) > 1:
         label = f"all ({len(cases)} repositories)"
-        for name in MAPS:
+        for name in maps:
             print(row(label, name, mean_score(scores[name])))
             label = ""
     print(
         "with: files_touched = [f], share of the commit's other modified files named "
         "(every f, then every commit);\nwithout: files_touched = [], share of all of them; "
         "gemini ignores files_touched (the same listing in both columns);\n"
-        + ("all: each repository weighs the same; " if len(cases) > 1 else "")
-        + f"{time.perf_counter() - started:.0f} s"
+        + ("all: each repository weighs the same" if len(cases) > 1 else "")
     )
+    print()
+    print(
+        f"ours on a session's first turn vs later turns, next-file recall at {args.budget:,} "
+        f"tokens; with none kept, a first answer mines {args.first_commits} commits"
+    )
+    first_turn_table([c.name for c in cases], sessions, firsts)
+    print(f"{time.perf_counter() - started:.0f} s")
     return 0
 
 

@@ -29,8 +29,16 @@ def command(published: str) -> list[str]:
 
 
 class TimedProvider:
-    def __init__(self, published: str, config: dict[str, object] | None = None) -> None:
-        self.plugin = PluginProcess.launch(command(published), local_name=published)
+    def __init__(
+        self,
+        published: str,
+        config: dict[str, object] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """``env``: variables added to the plugin's environment (a cache directory)."""
+        self.plugin = PluginProcess.launch(
+            command(published), local_name=published, env_overrides=env
+        )
         self.plugin.stub.Describe(context_pb2.DescribeRequest(), timeout=30)
         self.plugin.stub.Configure(config_to_proto(dict(config or {})), timeout=30)
 
@@ -72,15 +80,21 @@ class TimedProvider:
 
 
 def cold_contribute(
-    published: str, repo: Path, budget: int, floor: Callable[[], float], launches: int = 5
+    published: str,
+    repo: Path,
+    budget: int,
+    floor: Callable[[], float],
+    launches: int = 5,
+    env: Callable[[], dict[str, str]] | None = None,
 ) -> tuple[float, float]:
     """Median first Contribute on a freshly launched (and configured) process, and the
     median of ``floor()`` (seconds) measured right before each one: a shared machine's
-    load drifts between launches, and each pair sees the same load."""
+    load drifts between launches, and each pair sees the same load. ``env()`` gives each
+    process's added environment (a history cache of its own, or a shared one)."""
     colds: list[float] = []
     floors: list[float] = []
     for _ in range(launches):
-        provider = TimedProvider(published)
+        provider = TimedProvider(published, env=env() if env is not None else None)
         try:
             floors.append(floor())
             took, _ = provider.contribute(provider.request(repo, budget))

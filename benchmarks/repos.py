@@ -4,6 +4,7 @@ directories, committed once, plus helpers to time git itself (the floor)."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import time
 from pathlib import Path
@@ -62,6 +63,31 @@ def generate(root: Path, files: int, *, per_dir: int = 20, fanout: int = 8) -> P
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "generated")
     return root
+
+
+def add_history(root: Path, commits: int, *, seed: int = 0) -> None:
+    """``commits`` commits on top of HEAD, each changing 1 to 3 of the files ``generate``
+    made (through ``git fast-import``: no index is written per commit), newest last; the
+    work tree follows."""
+    rng = random.Random(seed)
+    files = git(root, "ls-files", "src").split("\n")[:-1]
+    parent = git(root, "rev-parse", "HEAD").strip()
+    stream = []
+    for i in range(commits):
+        changed = rng.sample(files, rng.randint(1, 3))
+        stream.append(
+            f"commit refs/heads/main\ncommitter bench <bench@localhost> {1_700_000_000 + i} "
+            "+0000\ndata 6\nchange\n"
+            + (f"from {parent}\n" if i == 0 else "")
+            + "".join(f"M 100644 inline {path}\ndata 9\n# edit {i % 10}\n\n" for path in changed)
+        )
+    subprocess.run(
+        ["git", "-C", str(root), "fast-import", "--quiet"],
+        input="".join(stream).encode(),
+        check=True,
+        env=GIT_ENV,
+    )
+    git(root, "reset", "-q", "--hard")
 
 
 def time_command(repo: Path, args: list[str], repeat: int = 5) -> float:

@@ -27,6 +27,17 @@ settings.load_profile("repeatable")
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_REPO = REPO_ROOT / "sample_repo"
 
+
+@pytest.fixture(autouse=True, scope="session")
+def _history_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The file tree keeps mined history under ``$XDG_CACHE_HOME``: the tests' own, never
+    the user's (a plugin launched with only ``HOME`` passed still uses that HOME's)."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    yield
+    patch.undo()
+
+
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "Test",
     "GIT_AUTHOR_EMAIL": "test@example.com",

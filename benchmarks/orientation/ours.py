@@ -30,11 +30,20 @@ def history_at(repo: RepoCase, parent: str) -> History:
     return found
 
 
-def ours(repo: RepoCase, task: Task, budget: int) -> str:
-    """The section's text for ``task`` within ``budget`` tokens (fallback count); "" if none."""
+_LATER = History()
+
+
+def ours(repo: RepoCase, task: Task, budget: int, history: History | None = _LATER) -> str:
+    """The section's text for ``task`` within ``budget`` tokens (fallback count); "" if none.
+
+    ``history`` is what the map ranks with (None: none); by default the whole history
+    at the task's parent, as on a session's later turns.
+    """
     tree = _TREES.get(repo.name)
     if tree is None:
         tree = _TREES[repo.name] = Tree.of(repo.paths)
-    focus = Focus(touched=task.touched, history=history_at(repo, task.parent))
+    if history is _LATER:
+        history = history_at(repo, task.parent)
+    focus = Focus(touched=task.touched, history=history)
     section = build_section(tree, Presentation(repo.root.name), focus, budget, FallbackCounter())
     return "" if section is None else section.text

@@ -26,6 +26,7 @@ from providers.core.render_tree import Node
 from providers.core.request import Turn
 from providers.core.types import Capabilities, Contribution, Identity, Section, Stability
 from providers.file_tree.focus import FocusTracker
+from providers.file_tree.history_cache import HistoryCache
 from providers.file_tree.listing import Listing
 from providers.file_tree.live import LiveListing
 from providers.file_tree.location import Locator
@@ -60,7 +61,8 @@ class FileTreeProvider:
 
     ``watcher_factory`` builds the watcher for a root (tests feed their own
     changes through it); ``runner`` runs git (tests count its calls);
-    ``environ`` is the environment git runs with (default: ours).
+    ``environ`` is the environment git runs with (default: ours), and where the history
+    cache is (``XDG_CACHE_HOME``, ``HOME``).
     """
 
     def __init__(
@@ -72,6 +74,7 @@ class FileTreeProvider:
     ) -> None:
         self._watcher_factory = watcher_factory
         self._runner = runner if runner is not None else GitRunner(environ)
+        self._history_cache = HistoryCache.from_environ(self._runner.environ)
         self._settings = settings_from({})  # an empty provider block: the schema's defaults
         self._locator = Locator()
         self._state: RootState | None = None
@@ -161,7 +164,8 @@ class FileTreeProvider:
             self._drop()
             factory = self._watcher_factory if self._settings.watch else None
             live = LiveListing(root, self._settings.listing, self._runner, factory)
-            self._state = RootState(live, HistoryMiner(root, self._runner))
+            miner = HistoryMiner(root, self._runner, self._history_cache, self._lock)
+            self._state = RootState(live, miner)
         return self._state
 
     def _drop(self) -> None:

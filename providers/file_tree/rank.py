@@ -13,23 +13,30 @@ as much of it as the budget allows, so more budget never shows less):
 5. the files touched on earlier turns, newest first, with their closest
    partners;
 6. the files the history says are busiest;
-7. everything else breadth first, each directory's entries heaviest first.
+7. everything else breadth first: at each depth, every directory's entries heaviest
+   first, the directories sharing the depth by weight (:func:`_breadth_first`).
 
-Weight is size and kind: a large source directory before a dot directory, an
+Weight is size, kind and history: a large source directory before a dot directory, an
 asset or fixture folder, translated docs; generated and vendored files and
-lock files last (:func:`kind_factor`). Display order stays sorted by name:
-weight only decides what is shown.
+lock files last (:mod:`kinds`); documentation, examples, tests and benchmarks
+count half their size, and translated docs hardly any of it, so a
+small source package is not outweighed by the docs and examples around it (issue
+22 item 3: fastapi's ``fastapi/``, 45 files, beside ``docs/``, 1,200 files of which
+800 translations, ``docs_src/``, 72 example folders, and ``tests/``); what the
+history says is busy counts on top. Display order stays sorted by name: weight
+only decides what is shown.
 """
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from providers.file_tree.history import History
+from providers.file_tree.kinds import ENTRY_NAMES, kind_factor, own_factor, role_factor
 from providers.file_tree.tree import Dir, Tree
 
 ROOT_FIRST = 40
@@ -37,62 +44,6 @@ ROOT_FIRST = 40
 
 NEIGHBOURS = 4
 """Entries on either side of a touched file in its directory, in the first round."""
-
-_GENERATED_DIRS = frozenset(
-    {
-        "node_modules", "vendor", "vendored", "third_party", "third-party", "_gen", "gen",
-        "generated", "__generated__", "dist", "build", "target", "out", ".venv", "venv",
-        "__pycache__", "bower_components", "Pods", "coverage", ".next", ".nuxt",
-    }
-)  # fmt: skip
-_LOCK_FILES = frozenset(
-    {
-        "package-lock.json", "pnpm-lock.yaml", "yarn.lock", "go.sum", "Cargo.lock",
-        "poetry.lock", "uv.lock", "composer.lock", "Gemfile.lock", "Pipfile.lock",
-        "bun.lockb", "flake.lock", "mix.lock", "pubspec.lock", "Podfile.lock",
-    }
-)  # fmt: skip
-_GENERATED_SUFFIXES = (".min.js", ".min.css", ".map", ".snap", ".pb.go", "_pb2.py", "_pb2.pyi")
-_SIDE_DIRS = frozenset(
-    {
-        "assets", "images", "img", "static", "public", "fixtures", "fixture", "testdata",
-        "test_data", "__snapshots__", "snapshots", "locales", "locale", "i18n", "l10n",
-        "translations", "media", "fonts", "icons",
-    }
-)  # fmt: skip
-_LOCALE = re.compile(r"^[a-z]{2}(?:[-_][A-Za-z]{2,4})?$")
-_ENTRY_NAMES = frozenset(
-    {
-        "README.md", "README", "README.rst", "main.py", "__init__.py", "index.ts", "index.js",
-        "main.go", "main.rs", "lib.rs", "mod.rs", "package.json", "pyproject.toml",
-        "Cargo.toml", "go.mod", "Makefile", "setup.py", "AGENTS.md", "CLAUDE.md",
-    }
-)  # fmt: skip
-
-
-def kind_factor(path: str, is_dir: bool) -> float:
-    """How much an entry is worth showing, by what it and its directories are (1: source;
-    near 0: generated). The lowest of its own and each ancestor directory's factor."""
-    parts = path.split("/")
-    factor = _own_factor(parts[-1], parts[-2] if len(parts) > 1 else "", is_dir)
-    for depth in range(len(parts) - 1):
-        parent = parts[depth - 1] if depth else ""
-        factor = min(factor, _own_factor(parts[depth], parent, True))
-    return factor
-
-
-def _own_factor(name: str, parent: str, is_dir: bool) -> float:
-    if (is_dir and name in _GENERATED_DIRS) or (not is_dir and _generated_file(name)):
-        return 0.02
-    if is_dir and parent in ("docs", "doc", "i18n", "locales") and _LOCALE.match(name):
-        return 1.0 if name in ("en", "en-US", "en_US") else 0.05  # translated docs
-    if name.startswith(".") or (is_dir and name in _SIDE_DIRS):
-        return 0.3
-    return 1.0
-
-
-def _generated_file(name: str) -> bool:
-    return name in _LOCK_FILES or name.endswith(_GENERATED_SUFFIXES)
 
 
 @dataclass(frozen=True)
@@ -128,7 +79,7 @@ class Weights:
         found = self._dirs.get(node.path)
         if found is None:
             activity = self._history.dir_activity.get(node.path, 0.0) if self._history else 0.0
-            size = math.log2(2 + node.file_count)
+            size = role_factor(node.name) * math.log2(2 + _counted_files(node))
             found = kind_factor(node.path, True) * (size + 8 * activity / self._total)
             self._dirs[node.path] = found
         return found
@@ -136,7 +87,7 @@ class Weights:
     def file(self, path: str) -> float:
         activity = self._history.activity.get(path, 0.0) if self._history else 0.0
         name = path.rpartition("/")[2]
-        entry = 0.5 if name in _ENTRY_NAMES else 0.0
+        entry = 0.5 if name in ENTRY_NAMES else 0.0
         return kind_factor(path, False) * (1.0 + entry + 40 * activity / self._total)
 
     def children(self, node: Dir) -> list[tuple[str, Dir | None]]:
@@ -183,8 +134,7 @@ def targets(tree: Tree, focus: Focus, max_depth: int | None) -> Iterator[str]:
         if focus.history is not None:
             yield from (partner for partner, _ in focus.history.partners(path, 3))
     if focus.history:
-        hot = sorted(focus.history.activity.items(), key=lambda item: -item[1])
-        yield from (path for path, _ in hot[:200] if kind_factor(path, False) >= 1.0)
+        yield from (path for path in focus.history.hottest if kind_factor(path, False) >= 1.0)
     yield from _breadth_first(root, weights, max_depth)
 
 
@@ -240,7 +190,7 @@ module in another package), nearest first."""
 
 def _twins(tree: Tree, path: str) -> list[str]:
     name = path.rpartition("/")[2]
-    if name in _ENTRY_NAMES:
+    if name in ENTRY_NAMES:
         return []  # every package has one: no signal
     found = [p for p in tree.named(name) if p != path]
     parts = path.split("/")
@@ -256,18 +206,74 @@ def _twins(tree: Tree, path: str) -> list[str]:
     return sorted(found, key=distance)[:TWINS]
 
 
+def _counted_files(node: Dir) -> float:
+    """``node``'s files, those under translated docs (and generated directories) counted
+    by their kind: the copies of the docs in 24 languages are not 24 times the docs."""
+    count = float(node.file_count)
+    if not node.dir_count:
+        return count
+    for name, child in node.children()[: node.subdir_count]:
+        if child is not None:
+            factor = own_factor(name, node.name, True)
+            if factor < 1.0:
+                count -= (1.0 - factor) * child.file_count
+    return count
+
+
 def _breadth_first(root: Dir, weights: Weights, max_depth: int | None) -> Iterator[str]:
+    """Each depth's entries, then the next depth's. At one depth the directories share:
+    the k-th entry (heaviest first) of a directory of weight w comes at w / k times its
+    kind, so each directory shows entries in proportion to its weight and a light
+    entry (a translation) waits for the others; one large directory can no longer take
+    the whole budget at its depth before a smaller one shows anything."""
     level = [root]
     depth = 0
     while level and (max_depth is None or depth < max_depth):
-        ranked = sorted(level, key=lambda node: -weights.directory(node))
         following: list[Dir] = []
-        for node in ranked:
-            children = weights.children(node)
-            yield from (_path(node, name) for name, _ in children)
-            following.extend(child for _, child in children if child is not None)
+        yield from _one_depth(level, weights, following)
         level = following
         depth += 1
+
+
+def _one_depth(level: list[Dir], weights: Weights, following: list[Dir]) -> Iterator[str]:
+    """The entries of ``level``'s directories in shared order (see :func:`_breadth_first`);
+    ``following`` gets their subdirectories once they are all listed. A directory's
+    entries are looked at only when its weight could be next: its first entry comes at
+    its weight at most."""
+    ranked = sorted(level, key=lambda node: -weights.directory(node))
+    queue: list[tuple[float, int, int, str, Iterator[tuple[float, str]]]] = []
+    opened = 0
+    while True:
+        while opened < len(ranked) and (
+            not queue or weights.directory(ranked[opened]) >= -queue[0][0]
+        ):
+            node = ranked[opened]
+            children = weights.children(node)
+            following.extend(child for _, child in children if child is not None)
+            shares = _shares(node, children, weights.directory(node))
+            first = next(shares, None)
+            if first is not None:
+                heapq.heappush(queue, (-first[0], opened, 0, first[1], shares))
+            opened += 1
+        if not queue:
+            return
+        _, order, k, path, shares = heapq.heappop(queue)
+        yield path
+        found = next(shares, None)
+        if found is not None:
+            heapq.heappush(queue, (-found[0], order, k + 1, found[1], shares))
+
+
+def _shares(
+    node: Dir, children: list[tuple[str, Dir | None]], weight: float
+) -> Iterator[tuple[float, str]]:
+    """Each entry's place in the shared order: ``weight`` / k times its kind, never more
+    than the entry before it."""
+    bound = weight
+    for k, (name, child) in enumerate(children, 1):
+        factor = own_factor(name.rstrip("/"), node.name, child is not None)
+        bound = min(bound, weight * factor / k)
+        yield bound, _path(node, name)
 
 
 def _path(node: Dir, name: str) -> str:

@@ -20,6 +20,7 @@ class RootState:
         self.root = live.root
         self.live = live
         self.miner = miner
+        self._turns = 0
 
     @property
     def version(self) -> tuple[object, ...]:
@@ -32,8 +33,19 @@ class RootState:
 
     def refresh(self) -> Listing:
         """The current listing (:meth:`LiveListing.refresh`); raises ``OSError`` when the
-        root cannot be read."""
-        return self.live.refresh()
+        root cannot be read.
+
+        On the first turn the history's first part is mined while the root is listed,
+        and waited for a bounded time (:meth:`HistoryMiner.wait_first`); on later turns,
+        what no ``answer_sent`` started starts here (used in-process, nothing calls it).
+        """
+        if self._turns:
+            self.miner.refresh()
+        self.miner.start()
+        listing = self.live.refresh()
+        self.miner.wait_first()
+        self._turns += 1
+        return listing
 
     def answer_sent(self) -> None:
         """The answer is out: the watch may start, the history may be mined."""

@@ -1,9 +1,11 @@
 """Launch a plugin exactly as the kernel does (hashicorp/go-plugin, gRPC) and stop it likewise.
 
-Environment: PATH, HOME, TMPDIR, OTEL_RESOURCE_ATTRIBUTES and go-plugin's own
-variables only (``full_env=True`` adds the whole environment, as today's
-kernel really does). The first stdout line is the handshake; the broker
-stream offers our KernelCallbackService as ID 1; teardown follows go-plugin's
+Environment: PATH, HOME, TMPDIR, the XDG base directories when set (a plugin keeps
+its caches there, the file tree's history; a user who moved them expects that
+honoured), OTEL_RESOURCE_ATTRIBUTES and go-plugin's own variables only
+(``full_env=True`` adds the whole environment, as today's kernel really does). The
+first stdout line is the handshake; the broker stream offers our
+KernelCallbackService as ID 1; teardown follows go-plugin's
 Kill(): close the broker, Shutdown, close the connection, wait 2 s, kill.
 A launch that fails closes everything it opened (the process, its pipes, the
 callback server); ``CONTEXT_HOST_SOCKET_DIR`` puts every unix socket in a
@@ -84,7 +86,7 @@ def plugin_environment(
     local_name: str, version: str = "", *, full_env: bool = False
 ) -> dict[str, str]:
     env = dict(os.environ) if full_env else {}
-    for key in ("PATH", "HOME", "TMPDIR"):
+    for key in ("PATH", "HOME", "TMPDIR", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME"):
         if key in os.environ:
             env[key] = os.environ[key]
     env["OTEL_RESOURCE_ATTRIBUTES"] = (

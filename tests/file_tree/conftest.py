@@ -13,7 +13,9 @@ from tests.conftest import isolate_git, provider_factory
 
 @pytest.fixture(autouse=True)
 def git_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """No user or system git config leaks in."""
+    """No user or system git config leaks in, and each test has a history cache of its own
+    (under its temporary HOME)."""
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     return isolate_git(tmp_path_factory, monkeypatch)
 
 

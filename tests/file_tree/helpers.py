@@ -74,13 +74,46 @@ class CountingRunner(GitRunner):
         return super().start(cwd, args, **kwargs)
 
 
-def mined(miner: HistoryMiner, timeout: float = 10.0) -> None:
-    """Until the first mining has finished: its ``version`` moves on once the history is in
-    place (mining runs in a thread of its own, after an answer was sent)."""
+def mined(miner: HistoryMiner, commits: int = 1, timeout: float = 20.0) -> None:
+    """Until the history holds ``commits`` commits or more (mining runs in a thread of its
+    own: a first part with the first listing, the rest once an answer was sent)."""
     deadline = time.monotonic() + timeout
-    while miner.version == 0:
+    while miner.history is None or len(miner.history.commits) < commits:
         assert time.monotonic() < deadline, "the history was never mined"
         time.sleep(0.02)
+
+
+def add_commits(repo: Path, count: int, path: str = "src/f{}.py", *, files: int = 7) -> None:
+    """``count`` commits on the current branch, the i-th changing ``path.format(i % files)``
+    (through ``git fast-import``: hundreds of commits in a blink); the work tree follows."""
+    import_commits(repo, [[path.format(i % files)] for i in range(count)])
+
+
+def import_commits(repo: Path, commits: Sequence[Sequence[str]]) -> None:
+    """One commit per item on the current branch, changing the paths it lists (through
+    ``git fast-import``); the work tree follows."""
+    branch = git(repo, "symbolic-ref", "HEAD").decode().strip()
+    parent = git(repo, "rev-parse", "HEAD").decode().strip()
+    stream = []
+    for i, paths in enumerate(commits):
+        content = f"change {i}\n"
+        stream.append(
+            f"commit {branch}\ncommitter t <t@t> {1_700_000_000 + i} +0000\ndata 2\nc\n"
+            + (f"from {parent}\n" if i == 0 else "")
+            + "".join(f"M 100644 inline {p}\ndata {len(content)}\n{content}\n" for p in paths)
+        )
+    git(repo, "fast-import", "--quiet", stdin="".join(stream).encode())
+    git(repo, "reset", "-q", "--hard")
+
+
+def history_runs(calls: Sequence[str]) -> list[str]:
+    """The git runs that mine history (``log``, ``merge-base``)."""
+    return [c for c in calls if c.split()[0] in ("log", "merge-base")]
+
+
+def listing_runs(calls: Sequence[str]) -> list[str]:
+    """The git runs other than the history's (which run in their own thread)."""
+    return [c for c in calls if c.split()[0] not in ("log", "merge-base")]
 
 
 def full_listings(runner: CountingRunner, *, in_git: bool = True) -> int:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from providers.core.budget import FallbackCounter
 from providers.file_tree.history import build
-from providers.file_tree.rank import Focus, kind_factor, order_touched, targets
+from providers.file_tree.kinds import kind_factor
+from providers.file_tree.rank import Focus, order_touched, targets
 from providers.file_tree.section import Presentation, build_section
 from providers.file_tree.tree import Tree
 from tests.file_tree.helpers import shown_paths
@@ -74,3 +77,26 @@ def test_more_budget_never_shows_less() -> None:
 def test_same_named_files_elsewhere_are_neighbours() -> None:
     tree = Tree.of(["a/x/spec-case.js", "b/y/z/spec-case.js", *(f"a/x/f{i}.js" for i in range(60))])
     assert "b/y/z/spec-case.js" in shown(tree, Focus(touched=("a/x/spec-case.js",)), 150)
+
+
+FASTAPI = Path(__file__).with_name("data") / "fastapi_paths.txt"
+"""fastapi's paths at the commit the orientation benchmark pins (``git ls-tree -r
+--name-only 6d9dc39``): the layout only, no file's contents."""
+
+
+def test_a_first_map_without_history_shows_the_main_source_package() -> None:
+    """Issue 22 item 3: on fastapi's layout, with no history, the default budget opened
+    ``docs/`` (1,200 files, 800 of them translations: 24 folders listed) and
+    ``docs_src/`` (72 example folders listed) and left ``fastapi/`` (45 files) one
+    collapsed line. Directories at one depth now share it by weight, documentation,
+    examples and tests count half their size and translations hardly at all: the package
+    shows whole, the translations are one "more" line."""
+    paths = FASTAPI.read_text().splitlines()
+    seen = shown(Tree.of(paths), Focus(), 1000)
+    package = {p for p in paths if p.startswith("fastapi/") and p.count("/") == 1}
+    assert package <= seen
+    assert {"fastapi/dependencies/", "fastapi/security/"} <= seen
+    translations = {p for p in seen if p.count("/") == 2 and p.startswith("docs/")}
+    assert translations == {"docs/en/"}
+    assert any(p.startswith("docs_src/") for p in seen)  # the examples still show, in part
+    assert any(p.startswith("tests/test_") for p in seen)
