@@ -192,7 +192,10 @@ class Catalog:
             if os.path.lexists(os.path.join(base, name))
         ]
         for folder, dialect in self.nested_rule_dirs.items():
-            present.extend(self._list_rule_dir(f"{directory}/{folder}", dialect))
+            # A string check first: listing builds a Path, whose parsing costs the path's
+            # depth, and a path 2,000 names deep has 2,000 directories to look in.
+            if os.path.isdir(os.path.join(base, folder)):
+                present.extend(self._list_rule_dir(f"{directory}/{folder}", dialect))
         changed: set[str] = set()
         for rel in set(self._nested_dirs.get(directory, ())) - set(present):
             changed |= self._forget(rel)
