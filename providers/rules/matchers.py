@@ -32,6 +32,7 @@ from providers.rules.flavours import (
     negated,
 )
 from providers.rules.glob_match import GlobMatch, Inclusion
+from providers.rules.vscode_glob import compile_vscode, vscode_regex
 
 
 class Matcher(Protocol):
@@ -208,27 +209,54 @@ class PicomatchMatcher(_ToolMatcher):
         return _compiled(written, "!" + expanded, negated(source))
 
 
-_SINGLE_BRACE = re.compile(r"\{([^{},]*)\}")
-"""``{ts}``: VS Code reads one alternative as itself; brace expansion keeps it literal."""
+class VscodeMatcher:
+    """VS Code's glob as Copilot calls it (:mod:`providers.rules.vscode_glob`): ``**/``
+    prepended unless the pattern starts with ``/`` or ``**/``, case-insensitive, ``!`` a
+    plain character. Braces are an alternation inside VS Code's regex, which decides;
+    each alternative (braces expanded) is also an :class:`Inclusion` carrying that same
+    regex, so labels and the pattern check can name the alternative that matched."""
 
+    def __init__(self, written: Sequence[str]) -> None:
+        compiled: list[tuple[str, re.Pattern[bytes], tuple[str, ...]]] = []
+        for one in written:
+            regex = compile_vscode(self.translate(one))
+            compiled.append((one, regex, tuple(expand_braces(one)) or (one,)))
+        self._compiled = tuple(compiled)
+        self._inclusions = tuple(
+            Inclusion(one, expanded, regex, True)
+            for one, regex, alternatives in self._compiled
+            for expanded in alternatives
+        )
 
-class VscodeMatcher(_ToolMatcher):
-    """VS Code's glob as Copilot calls it: ``**/`` prepended unless the pattern starts with
-    ``/`` or ``**/``, case-insensitive, ``!`` a plain character."""
-
-    floats = True
-    bang_negates = False
-
-    def translate(self, pattern: str) -> bytes:
+    @staticmethod
+    def translate(pattern: str) -> bytes:
         check_pattern(pattern)
-        body = pattern.replace("\\", "/")  # VS Code's glob reads a backslash as a separator
-        body = _SINGLE_BRACE.sub(r"\1", body.rstrip("/") or body)
+        body = pattern.strip()
         if body.startswith("/"):
             return NEVER  # matched against absolute paths: never a repo-relative one
-        if not body.startswith("**/") and body != "**":
-            body = "**/" + body
-        regex = glob_regex(body, dot=True, posix=False, bang=True, bare_parent=True)
-        return b"(?i:" + regex + b")\\Z"
+        if not body.startswith("**/"):
+            body = "**/" + body  # "*", "**" and "**/*" then match every file, as Copilot says
+        return vscode_regex(body, ignore_case=True)
+
+    def __bool__(self) -> bool:
+        return bool(self._compiled)
+
+    def match(self, path: str) -> GlobMatch | None:
+        data = path_bytes(path)
+        best: GlobMatch | None = None
+        for one, regex, alternatives in self._compiled:
+            if regex.match(data) is None:
+                continue
+            named = one if len(alternatives) > 1 else alternatives[0]
+            for alternative in alternatives if len(alternatives) > 1 else ():
+                if compile_vscode(self.translate(alternative)).match(data) is not None:
+                    named = alternative
+                    break
+            best = _more_specific(best, GlobMatch(one, named))
+        return best
+
+    def inclusions(self) -> tuple[Inclusion, ...]:
+        return self._inclusions
 
 
 MATCHERS: Mapping[Flavour, Callable[[Sequence[str]], Matcher]] = {

@@ -50,6 +50,11 @@ PATTERNS: tuple[str, ...] = (
     # bad patterns: recorded with each library's verdict
     "foo\\", "!", "[z-a]", "[", "src/[", "{", "src/{a,b", "*.{ts", "[a-", "**/[z-a].ts",
     "[]", "[!]",
+    # trailing slashes and doubled globstars (VS Code drops an empty last segment)
+    "src/**/**", "src/**/**/", "**/src/", "src/*/", "src/**/*/", "*.ts/", "src/a.ts/",
+    # negated classes ([!.] is a regex class in VS Code: it matches a separator too)
+    "[!.]*", "*[!.]", ".[!.]*", "src/[!.]*", "src[!.]a.ts", "[!.]*/**", "**/[!.]*.ts",
+    "src[!x]*", "[!a]/*",
 )  # fmt: skip
 
 PATHS: tuple[str, ...] = (
