@@ -25,9 +25,14 @@ from providers.markdown import (
     strip_artifacts,
 )
 from providers.repository.sources import FileKey, SourceText, Unavailable, read_text
-from providers.rules.dialects import Dialect, ScopeKind, mode_of
+from providers.rules.dialects import Broken, Dialect, ScopeKind, mode_of
 from providers.rules.expand import ImportPolicy, expand_source
-from providers.rules.frontmatter import FrontMatterError, parse_front_matter
+from providers.rules.frontmatter import (
+    FrontMatterError,
+    parse_front_matter,
+    quote_special_values,
+    recover_keys,
+)
 from providers.rules.glob_match import GlobMatch
 from providers.rules.globs import GlobError, GlobSet, parse_globs
 
@@ -67,6 +72,9 @@ class Rule:
     imported: tuple[tuple[str, FileKey | None], ...] = ()
     """The files its ``@imports`` read (absolute path, key when read): an edit to one
     is an edit to the rule."""
+    broken: str = ""
+    """Why its front matter could not be read, and how its tool applies it all the same
+    (``""``: it could): scoped docs' index says so."""
 
     @cached_property
     def tokens(self) -> int:
@@ -129,20 +137,60 @@ def load_nested(root: Path, rel: str, reader: Reader) -> LoadResult:
     return Rule(rel, NESTED, expanded.text, source.key, subtree=subtree, imported=imported)
 
 
+@dataclass(frozen=True)
+class _Read:
+    source: SourceText
+    normalised: str
+    meta: Mapping[str, Any]
+    text: str
+    """What the rule says: stripped of front matter and comments, or, where the tool
+    applies a rule with a broken front matter as written, with its front matter."""
+    broken: str = ""
+
+
 def _front_matter(
-    root: Path, rel: str, reader: Reader, glob_keys: tuple[str, ...], warn: bool
-) -> tuple[SourceText, str, Mapping[str, Any]] | Problem:
-    """Read a rule file and parse its front matter: (source, normalised text, mapping),
-    or the Problem saying why it cannot be applied."""
+    root: Path, rel: str, reader: Reader, dialect: Dialect, warn: bool
+) -> _Read | Problem:
+    """Read a rule file and parse its front matter, or say why it cannot be applied. A
+    front matter that is not valid YAML is what ``dialect``'s tool makes of it
+    (:class:`~providers.rules.dialects.Broken`)."""
     source = reader(root, Path(rel))
     if isinstance(source, Unavailable):
         return Problem(rel, f"{rel}: not loaded ({source.reason})")
     normalised = normalise_newlines(source.text)
-    raw, _body = split_front_matter(normalised)
+    raw, body = split_front_matter(normalised)
     try:
-        return source, normalised, parse_front_matter(raw, glob_keys)
+        meta = parse_front_matter(raw, dialect.glob_keys)
+        return _Read(source, normalised, meta, strip_artifacts(normalised))
     except FrontMatterError as exc:
-        return _not_applied(rel, exc, source.key, warn)
+        if dialect.broken is Broken.DROP:
+            return _not_applied(rel, exc, source.key, warn)
+        error = exc
+    assert raw is not None
+    meta = {}
+    if dialect.broken is Broken.BODY:  # Claude Code quotes values and tries once more
+        try:
+            return _Read(source, normalised, _reparsed(raw), strip_artifacts(normalised))
+        except FrontMatterError:
+            pass
+    if dialect.broken is Broken.KEYS:
+        meta = recover_keys(raw)
+    how = {
+        Broken.RAW: "always, its front matter kept in its text",
+        Broken.BODY: "always, without its front matter",
+        Broken.KEYS: "by the keys its parser still reads",
+    }[dialect.broken]
+    note = f"{rel}: {error}; applied as {dialect.tool or dialect.name} does: {how}"
+    log.log(logging.WARNING if warn else logging.DEBUG, "rule %s", note)
+    if dialect.broken is Broken.RAW:
+        text = normalised[: len(normalised) - len(body)] + strip_artifacts(body)
+    else:
+        text = strip_artifacts(normalised)
+    return _Read(source, normalised, meta, text, note)
+
+
+def _reparsed(raw: str) -> dict[str, Any]:
+    return parse_front_matter(quote_special_values(raw))
 
 
 def _not_applied(rel: str, exc: Exception, key: FileKey, warn: bool) -> Problem:
@@ -163,27 +211,40 @@ def load_rule(
 
     ``warn``: log a rule that cannot be applied (scoped docs reports those; repo
     conventions, reading the same files for their always-on rules, stays quiet)."""
-    read = _front_matter(root, rel, reader, dialect.glob_keys, warn)
+    read = _front_matter(root, rel, reader, dialect, warn)
     if isinstance(read, Problem):
         return read
-    source, normalised, meta = read
+    source, meta, text = read.source, read.meta, read.text
     try:
         scope = dialect.interpret(meta)
         globs = GlobSet(scope.patterns, dialect.flavour) if scope.kind is ScopeKind.GLOBS else None
     except GlobError as exc:
         return _not_applied(rel, exc, source.key, warn)
     description = _description(meta)
-    text = strip_artifacts(normalised)
     mode = mode_of(rel) if dialect.mode_dirs else None
     if mode is not None:  # one mode's rules: ours has no modes, so the model is told of them
         told = f"rules for the {mode!r} mode of Roo Code and Kilo Code"
         if not text.strip():
             return None
-        return Rule(rel, dialect.name, text, source.key, description=told, on_request=True)
+        return Rule(
+            rel,
+            dialect.name,
+            text,
+            source.key,
+            description=told,
+            on_request=True,
+            broken=read.broken,
+        )
     if scope.kind is ScopeKind.MANUAL:
         if description and text.strip() and _model_requested(dialect, meta):
             return Rule(
-                rel, dialect.name, text, source.key, description=description, on_request=True
+                rel,
+                dialect.name,
+                text,
+                source.key,
+                description=description,
+                on_request=True,
+                broken=read.broken,
             )
         log.debug("rule %s is applied on request only; not injected", rel)
         return None
@@ -191,7 +252,14 @@ def load_rule(
         return None
     always = scope.kind is ScopeKind.ALWAYS
     return Rule(
-        rel, dialect.name, text, source.key, always=always, globs=globs, description=description
+        rel,
+        dialect.name,
+        text,
+        source.key,
+        always=always,
+        globs=globs,
+        description=description,
+        broken=read.broken,
     )
 
 
@@ -221,17 +289,24 @@ def colocated_patterns(directory: str, patterns: tuple[str, ...]) -> tuple[str, 
 def load_colocated(root: Path, rel: str, dialect: Dialect, reader: Reader) -> LoadResult:
     """A Continue ``rules.md`` below the root, scoped to its directory (and its globs,
     matched as ``dialect``, Continue's, matches them)."""
-    read = _front_matter(root, rel, reader, dialect.glob_keys, True)
+    read = _front_matter(root, rel, reader, dialect, True)
     if isinstance(read, Problem):
         return read
-    source, normalised, meta = read
+    source, meta, text = read.source, read.meta, read.text
     directory = PurePosixPath(rel).parent.as_posix()
     try:
         patterns = colocated_patterns(directory, parse_globs(meta.get("globs")))
         globs = GlobSet(patterns, dialect.flavour)
     except GlobError as exc:
         return _not_applied(rel, exc, source.key, True)
-    text = strip_artifacts(normalised)
     if not text.strip():
         return None
-    return Rule(rel, dialect.name, text, source.key, globs=globs, description=_description(meta))
+    return Rule(
+        rel,
+        dialect.name,
+        text,
+        source.key,
+        globs=globs,
+        description=_description(meta),
+        broken=read.broken,
+    )

@@ -23,6 +23,7 @@ from typing import ClassVar, Protocol
 
 from providers.repository.wildmatch import RuleSet, path_bytes
 from providers.rules.braces import expand_braces
+from providers.rules.claude_glob import Line, claude_patterns, compile_line
 from providers.rules.flavours import (
     NEVER,
     Flavour,
@@ -198,7 +199,7 @@ class MinimatchMatcher(_ToolMatcher):
 
 
 class PicomatchMatcher(_ToolMatcher):
-    """picomatch with ``{dot: true}`` (Cline; assumed for Claude Code): ``!p`` is one more
+    """picomatch with ``{dot: true}`` (Cline): ``!p`` is one more
     alternative, matching whatever ``p`` does not."""
 
     def translate(self, pattern: str) -> bytes:
@@ -259,10 +260,57 @@ class VscodeMatcher:
         return self._inclusions
 
 
+class ClaudeMatcher:
+    """Claude Code's ``paths:`` (:mod:`providers.rules.claude_glob`): each written pattern's
+    lines (braces expanded, a trailing ``/**`` dropped) as gitignore lines, case ignored;
+    the path and each folder above it are asked, the top folder first, and the first that
+    matches decides (a later ``!`` line re-includes only at the same level)."""
+
+    def __init__(self, written: Sequence[str]) -> None:
+        lines: list[Line] = []
+        for one in written:
+            for expanded in claude_patterns(one):
+                check_pattern(expanded)
+                line = compile_line(one, expanded)
+                if line is not None:
+                    lines.append(line)
+        self._lines = tuple(lines)
+        self._inclusions = tuple(
+            Inclusion(line.written, line.expanded, line.below, True)
+            for line in self._lines
+            if not line.negative
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self._lines)
+
+    def match(self, path: str) -> GlobMatch | None:
+        if not self._inclusions:
+            return None
+        data = path_bytes(path)
+        ends = [i + 1 for i, byte in enumerate(data) if byte == 0x2F and i > 0]
+        for end in (*ends, len(data)):
+            decided = self._decide(data[:end])
+            if decided is not None:
+                return GlobMatch(decided.written, decided.expanded)
+        return None
+
+    def _decide(self, folder: bytes) -> Line | None:
+        found: Line | None = None
+        for line in self._lines:
+            if (found is not None) is line.negative and line.folder.match(folder) is not None:
+                found = None if line.negative else line
+        return found
+
+    def inclusions(self) -> tuple[Inclusion, ...]:
+        return self._inclusions
+
+
 MATCHERS: Mapping[Flavour, Callable[[Sequence[str]], Matcher]] = {
     Flavour.GITIGNORE: GitignoreMatcher,
     Flavour.MINIMATCH: MinimatchMatcher,
     Flavour.PICOMATCH: PicomatchMatcher,
     Flavour.VSCODE: VscodeMatcher,
+    Flavour.CLAUDE: ClaudeMatcher,
 }
 """The matcher for each flavour (a test checks that every flavour has one)."""

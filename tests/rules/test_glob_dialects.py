@@ -36,6 +36,7 @@ FLAVOURS = {
     "minimatch": Flavour.MINIMATCH,
     "picomatch": Flavour.PICOMATCH,
     "vscode": Flavour.VSCODE,
+    "claude": Flavour.CLAUDE,
 }
 ERROR = "E"
 
@@ -67,11 +68,11 @@ DIFFERENCES: tuple[Difference, ...] = (
         "as 'match nothing' (or, for '!', 'match everything'); we report the rule instead",
     ),
     Difference(
-        frozenset(("minimatch",)),
+        frozenset(("minimatch", "claude")),
         lambda pattern, path: pattern.startswith("./"),
         "?",
-        "a leading './' is dropped (authors mean the repository root); minimatch compares it "
-        "literally and never matches, picomatch drops it as we do",
+        "a leading './' is dropped (authors mean the repository root); minimatch and Claude "
+        "Code compare it literally and never match, picomatch drops it as we do",
     ),
     Difference(
         frozenset(("vscode",)),
