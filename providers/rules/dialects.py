@@ -217,17 +217,18 @@ def _continue(meta: Mapping[str, Any]) -> Scope:
     return MANUAL if always is False else ALWAYS
 
 
-_KIRO_INCLUSIONS = ("always", "fileMatch", "manual")
+_KIRO_INCLUSIONS = ("always", "fileMatch", "manual", "auto")
 
 
 def _kiro(meta: Mapping[str, Any]) -> Scope:
     """Kiro steering: ``inclusion`` decides and defaults to always (so does a file without
     front matter); ``fileMatch`` takes ``fileMatchPattern``, a string or a list; ``manual``
-    files are pulled in by ``#name`` in chat, not ours to inject."""
+    files are pulled in by ``#name`` in chat, ``auto`` ones by the model when a request
+    matches their ``description``: neither is ours to inject (an ``auto`` one is listed)."""
     inclusion = _choice(meta, "inclusion", _KIRO_INCLUSIONS, default="always")
     if inclusion == "always":
         return ALWAYS
-    if inclusion == "manual":
+    if inclusion in ("manual", "auto"):
         return MANUAL
     patterns = _globs(meta, "fileMatchPattern")
     if not patterns:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from providers.markdown import find_imports, normalise_newlines, strip_artifacts
+from providers.markdown import MarkdownImport, find_imports, normalise_newlines, strip_artifacts
 from providers.repository.paths import confine, repo_relative
 from providers.repository.sources import (
     DEFAULT_MAX_BYTES,
@@ -34,6 +34,10 @@ from providers.repository.sources import (
 DEFAULT_MAX_IMPORT_DEPTH = 5
 
 MARKDOWN_SUFFIXES = (".md", ".mdc", ".markdown")
+
+KIRO_STEERING = "/.kiro/steering/"
+"""Files below it may also import with Kiro's ``#[[file:path]]``, from the workspace root
+(Kiro's documented examples, ``#[[file:api/openapi.yaml]]``, are workspace paths)."""
 
 
 @dataclass(frozen=True)
@@ -89,14 +93,14 @@ def _expand(
     text = _clean(source)
     if source.absolute.suffix.lower() not in MARKDOWN_SUFFIXES:
         return text
-    imports = find_imports(text)
+    imports = find_imports(text, kiro=KIRO_STEERING in f"/{source.path}")
     if not imports:
         return text
     lines = text.split("\n")
     replace: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
     for ref in imports:
-        body = _import(root, source, ref.target, policy, loaded, chain)
+        body = _import(root, source, ref, policy, loaded, chain)
         if ref.standalone:
             replace.setdefault(ref.line, []).append(body)
         else:
@@ -116,21 +120,24 @@ def _expand(
 def _import(
     root: Path,
     importer: SourceText,
-    target: str,
+    ref: MarkdownImport,
     policy: ImportPolicy,
     loaded: Expanded,
     chain: tuple[Path, ...],
 ) -> str:
     """The expanded text of one import, or the one-line note that replaces it."""
+    target = ref.target
 
     def note(reason: str) -> str:
-        message = f"[import @{target} from {importer.path} not loaded: {reason}]"
+        message = f"[import {ref.written} from {importer.path} not loaded: {reason}]"
         loaded.notes.append(message)  # logged once per distinct note by the provider
         return message
 
     if len(chain) > policy.max_depth:
         return note(f"deeper than {policy.max_depth} imports")
-    if target.startswith("~/"):
+    if ref.from_root:  # Kiro's #[[file:path]]: from the workspace root
+        candidate = root / target
+    elif target.startswith("~/"):
         if not policy.allowed_roots:
             return note("home-directory imports are not allowed")
         candidate = Path(os.path.expanduser(target))

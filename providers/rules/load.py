@@ -215,6 +215,9 @@ def load_rule(
     if isinstance(read, Problem):
         return read
     source, meta, text = read.source, read.meta, read.text
+    imported: tuple[tuple[str, FileKey | None], ...] = ()
+    if dialect.name == "kiro":
+        text, imported = _kiro_text(root, read)
     try:
         scope = dialect.interpret(meta)
         globs = GlobSet(scope.patterns, dialect.flavour) if scope.kind is ScopeKind.GLOBS else None
@@ -234,6 +237,7 @@ def load_rule(
             description=told,
             on_request=True,
             broken=read.broken,
+            imported=imported,
         )
     if scope.kind is ScopeKind.MANUAL:
         if description and text.strip() and _model_requested(dialect, meta):
@@ -245,6 +249,7 @@ def load_rule(
                 description=description,
                 on_request=True,
                 broken=read.broken,
+                imported=imported,
             )
         log.debug("rule %s is applied on request only; not injected", rel)
         return None
@@ -260,15 +265,29 @@ def load_rule(
         globs=globs,
         description=description,
         broken=read.broken,
+        imported=imported,
     )
 
 
 def _model_requested(dialect: Dialect, meta: Mapping[str, Any]) -> bool:
     """Rules the tool offers the model by description: Cursor's agent-requested ones
-    (a description, no globs, not always) and Windsurf's ``trigger: model_decision``."""
+    (a description, no globs, not always), Windsurf's ``trigger: model_decision`` and
+    Kiro's ``inclusion: auto``."""
     if dialect.name == "cursor":
         return True
+    if dialect.name == "kiro":
+        return meta.get("inclusion") == "auto"
     return dialect.name == "windsurf" and meta.get("trigger") == "model_decision"
+
+
+def _kiro_text(root: Path, read: _Read) -> tuple[str, tuple[tuple[str, FileKey | None], ...]]:
+    """A Kiro steering file's text with its ``#[[file:path]]`` references (and imports)
+    expanded, and the files they read."""
+    if read.broken:
+        return read.text, ()
+    expanded = expand_source(root, read.source, NESTED_IMPORTS)
+    own = str(read.source.absolute)
+    return expanded.text, tuple((p, k) for p, k in expanded.dependencies.items() if p != own)
 
 
 CONTINUE_COLOCATED = "rules.md"
