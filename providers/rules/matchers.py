@@ -224,7 +224,7 @@ class VscodeMatcher:
             compiled.append((one, regex, tuple(expand_braces(one)) or (one,)))
         self._compiled = tuple(compiled)
         self._inclusions = tuple(
-            Inclusion(one, expanded, regex, True)
+            Inclusion(one, expanded, regex, True, folds_case=True)
             for one, regex, alternatives in self._compiled
             for expanded in alternatives
         )
@@ -276,7 +276,7 @@ class ClaudeMatcher:
                     lines.append(line)
         self._lines = tuple(lines)
         self._inclusions = tuple(
-            Inclusion(line.written, line.expanded, line.below, True)
+            Inclusion(line.written, line.expanded, line.below, True, folds_case=True)
             for line in self._lines
             if not line.negative
         )
