@@ -25,10 +25,11 @@ class Broken(enum.Enum):
     DROP = "drop"
     """Not applied: a noted problem (Cursor, Windsurf, Kiro publish no code to follow)."""
     RAW = "raw"
-    """Applied as if it had no front matter, the front matter kept in its text: Cline
+    """Applied as if it had no front matter, the front matter part of its text: Cline
     (``rule-helpers.ts``: fail-open, "so the LLM can still see the author's intended
     scoping"), Continue (``parseMarkdownRule``: the whole file as the rule), Roo Code
-    (never parses front matter)."""
+    (never parses front matter). We leave the front matter out of the text, as for every
+    rule (repo conventions and scoped docs send the same text)."""
     BODY = "body"
     """Applied as if it had no front matter, without it: Claude Code (its front matter
     reader quotes values and retries once, then warns and keeps the body alone)."""

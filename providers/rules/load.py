@@ -143,8 +143,7 @@ class _Read:
     normalised: str
     meta: Mapping[str, Any]
     text: str
-    """What the rule says: stripped of front matter and comments, or, where the tool
-    applies a rule with a broken front matter as written, with its front matter."""
+    """What the rule says: stripped of front matter and comments."""
     broken: str = ""
 
 
@@ -158,7 +157,7 @@ def _front_matter(
     if isinstance(source, Unavailable):
         return Problem(rel, f"{rel}: not loaded ({source.reason})")
     normalised = normalise_newlines(source.text)
-    raw, body = split_front_matter(normalised)
+    raw, _body = split_front_matter(normalised)
     try:
         meta = parse_front_matter(raw, dialect.glob_keys)
         return _Read(source, normalised, meta, strip_artifacts(normalised))
@@ -176,17 +175,13 @@ def _front_matter(
     if dialect.broken is Broken.KEYS:
         meta = recover_keys(raw)
     how = {
-        Broken.RAW: "always, its front matter kept in its text",
+        Broken.RAW: "always, the front matter part of its text (here left out, as always)",
         Broken.BODY: "always, without its front matter",
         Broken.KEYS: "by the keys its parser still reads",
     }[dialect.broken]
     note = f"{rel}: {error}; applied as {dialect.tool or dialect.name} does: {how}"
     log.log(logging.WARNING if warn else logging.DEBUG, "rule %s", note)
-    if dialect.broken is Broken.RAW:
-        text = normalised[: len(normalised) - len(body)] + strip_artifacts(body)
-    else:
-        text = strip_artifacts(normalised)
-    return _Read(source, normalised, meta, text, note)
+    return _Read(source, normalised, meta, strip_artifacts(normalised), note)
 
 
 def _reparsed(raw: str) -> dict[str, Any]:

@@ -4,9 +4,10 @@ Tools disagree on more than single globs (:mod:`providers.rules.flavours` transl
 those): on what a leading ``!`` means and on how patterns add up. gitignore
 (Cursor, Windsurf, generic): the last matching line decides, ``!`` re-includes.
 minimatch (Continue's ``matchesGlobs``): some inclusion matches and no ``!``
-exclusion does, in any order. picomatch (Cline, Claude Code): every pattern is
-an alternative, ``!p`` one that matches what ``p`` does not. VS Code (Copilot):
-every pattern is an alternative, ``!`` an ordinary character.
+exclusion does, in any order. picomatch (Cline): every pattern is an alternative,
+``!p`` one that matches what ``p`` does not. VS Code (Copilot): every pattern is an
+alternative, ``!`` an ordinary character. Claude Code: gitignore lines asked of the
+path and each folder above it, the case ignored.
 
 Each :class:`Matcher` takes the patterns as written (braces not yet expanded) and
 raises :class:`~providers.rules.flavours.GlobTranslationError` for a typo; the rest

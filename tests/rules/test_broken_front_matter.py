@@ -33,15 +33,13 @@ BROKEN = "---\n{key}: src/**\n  oops: indented: more\nnote: MARK-FM\n---\nMARK-B
         ("roo", ".roo/rules/r.md", "paths"),
     ],
 )
-def test_fail_open_with_the_front_matter_in_its_text(
-    tmp_path: Path, dialect: str, rel: str, key: str
-) -> None:
+def test_fail_open_always(tmp_path: Path, dialect: str, rel: str, key: str) -> None:
     root = make_repo(tmp_path / "r")
     write(root, rel, BROKEN.format(key=key))
     rule = load_rule(root, rel, DIALECTS[dialect], default_reader)
     assert isinstance(rule, Rule) and rule.always
-    assert "MARK-BODY" in rule.text and "MARK-FM" in rule.text
-    assert "not valid YAML" in rule.broken and "front matter kept" in rule.broken
+    assert "MARK-BODY" in rule.text and "MARK-FM" not in rule.text  # left out, as always
+    assert "not valid YAML" in rule.broken and "front matter part of its text" in rule.broken
 
 
 def test_claude_code_applies_it_always_without_its_front_matter(tmp_path: Path) -> None:
@@ -100,5 +98,5 @@ def test_the_index_says_how_a_broken_rule_was_applied(tmp_path: Path) -> None:
     finally:
         provider.close()
     index = texts(result)[INDEX_LABEL]
-    assert "applied as Cline does: always, its front matter kept in its text" in index
+    assert "applied as Cline does: always, the front matter part of its text" in index
     assert ".cursor/rules/broken.mdc: not applied, front matter is not valid YAML" in index
