@@ -22,6 +22,7 @@ from providers.registry import PROVIDERS
 SCRIPT = "context-providers"
 COMMANDS = {
     "preview": "providers.cli.preview:main",
+    "explain": "providers.cli.explain:main",
     "setup": "providers.clients.commands:setup_main",
     "doctor": "providers.clients.commands:doctor_main",
     "hook": "providers.clients.commands:hook_command_main",
@@ -51,6 +52,8 @@ def _epilog() -> str:
     return (
         "commands:\n  preview DIR   the main job: DIR/agent.hcl's providers run through the\n"
         "                reference host for a short session; each turn's prompt printed\n"
+        "  explain [FILE ...]  why each convention file, rule, skill and ignore file is\n"
+        "                sent or not, for the repository and FILEs as if touched\n"
         "  setup CLIENT  register the hooks that serve the providers to claude, gemini\n"
         "                or codex (--scope user|project, --print, --remove)\n"
         "  doctor        running background processes, hook settings, last problems\n"

@@ -35,7 +35,11 @@ ALLOWED: dict[str, frozenset[str]] = {
     # markdown: to find the @imports of the convention files a client loads itself (a
     # CLAUDE.md saying @AGENTS.md brings AGENTS.md in), so the bridge does not send them
     "clients": frozenset({"core", "registry", "host", "repository", "markdown", "cli"}),
-    "cli": frozenset({"core", "registry", "host", "goplugin", "repository"}),
+    # rules, markdown and the providers: explain asks their discovery, catalogs, matchers
+    "cli": frozenset(
+        {"core", "registry", "host", "goplugin", "repository", "rules", "markdown"}
+        | set(PROVIDER_PACKAGES)
+    ),
     "entry": frozenset({"registry", "goplugin", "cli"}),
     "__main__": frozenset({"core", "registry", "cli", "clients"}),
 }

@@ -1,4 +1,5 @@
-"""Finding Claude Code-style ``@path`` imports in markdown text.
+"""Finding Claude Code-style ``@path`` imports in markdown text (and, asked, Kiro's
+``#[[file:path]]`` references, which name a path from the workspace root).
 
 An import is ``@`` at the start of a block's text or after whitespace or
 ``(``, followed by a path-like run of non-blank characters (trailing
@@ -13,6 +14,7 @@ Every ``@word`` is reported; whether the path exists is the caller's concern.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -48,15 +50,26 @@ class MarkdownImport:
     line: int
     block_end: int
     standalone: bool
+    from_root: bool = False
+    """A Kiro ``#[[file:path]]`` reference: ``path`` is from the workspace root."""
+
+    @property
+    def written(self) -> str:
+        """The reference as written (for notes)."""
+        return f"#[[file:{self.target}]]" if self.from_root else f"@{self.target}"
 
 
-def find_imports(text: str) -> list[MarkdownImport]:
+_KIRO_REFERENCE = re.compile(r"#\[\[file:([^\]\n]+)\]\]")
+
+
+def find_imports(text: str, *, kiro: bool = False) -> list[MarkdownImport]:
     """Every import reference in document order; meant for already stripped text.
+    ``kiro``: Kiro's ``#[[file:path]]`` references count too.
 
     Raises :class:`~providers.markdown.tokens.MarkdownTooComplex` for a text the
     parser must not take on (the caller then expands no import of it).
     """
-    if "@" not in text:
+    if "@" not in text and not (kiro and "#[[file:" in text):
         return []  # the common case, without a parse
     normalised = normalise_newlines(text)
     view = [parser_view(line) for line in source_lines(normalised)]
@@ -73,7 +86,8 @@ def find_imports(text: str) -> list[MarkdownImport]:
         elif token.map is not None and token.type in ("inline", "html_block"):
             block = outer[0].map if outer and outer[0].map else token.map
             atx = token.type == "inline" and previous is not None and previous.markup[:1] == "#"
-            found.extend(_imports_in(token, view, _trimmed_end(view, block), heading=atx))
+            end = _trimmed_end(view, block)
+            found.extend(_imports_in(token, view, end, heading=atx, kiro=kiro))
         previous = token
     return found
 
@@ -97,14 +111,20 @@ def _excluded(token: Token) -> list[tuple[int, int]]:
 
 
 def _imports_in(
-    token: Token, view: Sequence[str], block_end: int, *, heading: bool
+    token: Token, view: Sequence[str], block_end: int, *, heading: bool, kiro: bool
 ) -> list[MarkdownImport]:
     content = token.content
-    if token.map is None or "@" not in content:
+    if token.map is None or ("@" not in content and not (kiro and "#[[file:" in content)):
         return []
     if token.type == "html_block" and not is_markup_html_block(content):
         return []
-    references = _references(content, _excluded(token))
+    excluded = _excluded(token)
+    references = _references(content, excluded)
+    rooted: set[int] = set()
+    if kiro:
+        more = _kiro_references(content, excluded)
+        rooted = {at for at, _, _ in more}
+        references = sorted(references + more)
     if not references:
         return []
     placed = content_map(view, token.map[0], token.map[1], content, heading=heading)
@@ -128,8 +148,24 @@ def _imports_in(
                 line=line,
                 block_end=max(block_end, line + 1),
                 standalone=not leftovers[index].strip() and not markers.strip(),
+                from_root=at in rooted,
             )
         )
+    return found
+
+
+def _kiro_references(
+    content: str, excluded: Sequence[tuple[int, int]]
+) -> list[tuple[int, int, str]]:
+    """(offset, end, path) of each ``#[[file:path]]`` in prose."""
+    found: list[tuple[int, int, str]] = []
+    for match in _KIRO_REFERENCE.finditer(content):
+        at, end = match.span()
+        if any(start <= at < stop for start, stop in excluded):
+            continue
+        target = match.group(1).strip()
+        if target:
+            found.append((at, end, target))
     return found
 
 

@@ -176,6 +176,13 @@ class Catalog:
         self._set_problem(dir_problem, Problem(dir_problem, summary) if summary else None)
         return tuple(found)
 
+    def listed(self) -> tuple[str, ...]:
+        """Every file found so far in the rule directories and the nested folders looked
+        at: rules, problems, and the files that are not rules to inject alike."""
+        found = [rel for files in self._dir_files.values() for rel in files]
+        found += [rel for files in self._nested_dirs.values() for rel in files]
+        return tuple(dict.fromkeys(found))
+
     # -- nested convention files ------------------------------------------
 
     def nested_rules(self, directory: str) -> list[Rule]:

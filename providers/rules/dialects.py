@@ -13,8 +13,29 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from providers.rules.claude_glob import always as claude_always
+from providers.rules.claude_glob import split_paths
 from providers.rules.flavours import Flavour
 from providers.rules.globs import GlobError, parse_globs
+
+
+class Broken(enum.Enum):
+    """What a tool does with a rule whose front matter is not valid YAML (each one's code)."""
+
+    DROP = "drop"
+    """Not applied: a noted problem (Cursor, Windsurf, Kiro publish no code to follow)."""
+    RAW = "raw"
+    """Applied as if it had no front matter, the front matter part of its text: Cline
+    (``rule-helpers.ts``: fail-open, "so the LLM can still see the author's intended
+    scoping"), Continue (``parseMarkdownRule``: the whole file as the rule), Roo Code
+    (never parses front matter). We leave the front matter out of the text, as for every
+    rule (repo conventions and scoped docs send the same text)."""
+    BODY = "body"
+    """Applied as if it had no front matter, without it: Claude Code (its front matter
+    reader quotes values and retries once, then warns and keeps the body alone)."""
+    KEYS = "keys"
+    """The keys a tolerant parser still reads from it (Copilot: VS Code's own YAML parser
+    records errors and keeps what it parsed)."""
 
 
 class ScopeKind(enum.Enum):
@@ -56,6 +77,10 @@ class Dialect:
     junk: tuple[str, ...] = ()
     """Name endings that are never rules where any file is one (Roo Code's
     ``shouldIncludeRuleFile``: editor swap files, logs, caches)."""
+    broken: Broken = Broken.DROP
+    """What its tool does with a front matter that is not valid YAML."""
+    tool: str = ""
+    """The tool's name, for notes (``Cline``)."""
 
     def accepts(self, filename: str) -> bool:
         if self.junk and filename.endswith(self.junk):
@@ -131,10 +156,13 @@ COPILOT_EVERYWHERE = frozenset(("**", "**/*", "*"))
 
 
 def _claude(meta: Mapping[str, Any]) -> Scope:
-    """``paths`` scopes a rule; without it, or with a ``**`` that matches every path, the
-    rule always loads."""
-    patterns = _globs(meta, "paths")
-    if not patterns or "**" in patterns:
+    """``paths`` as Claude Code reads it (:mod:`providers.rules.claude_glob`): a string or a
+    list of strings, split at commas outside braces; nothing usable in it, or patterns
+    that all come to ``**``, and the rule always loads. A leading ``./`` is dropped (every
+    dialect does; Claude Code never matches it)."""
+    written = split_paths(meta.get("paths"))
+    patterns = parse_globs(list(written)) if written is not None else ()
+    if not patterns or claude_always(patterns):
         return ALWAYS
     return Scope(ScopeKind.GLOBS, patterns)
 
@@ -190,17 +218,18 @@ def _continue(meta: Mapping[str, Any]) -> Scope:
     return MANUAL if always is False else ALWAYS
 
 
-_KIRO_INCLUSIONS = ("always", "fileMatch", "manual")
+_KIRO_INCLUSIONS = ("always", "fileMatch", "manual", "auto")
 
 
 def _kiro(meta: Mapping[str, Any]) -> Scope:
     """Kiro steering: ``inclusion`` decides and defaults to always (so does a file without
     front matter); ``fileMatch`` takes ``fileMatchPattern``, a string or a list; ``manual``
-    files are pulled in by ``#name`` in chat, not ours to inject."""
+    files are pulled in by ``#name`` in chat, ``auto`` ones by the model when a request
+    matches their ``description``: neither is ours to inject (an ``auto`` one is listed)."""
     inclusion = _choice(meta, "inclusion", _KIRO_INCLUSIONS, default="always")
     if inclusion == "always":
         return ALWAYS
-    if inclusion == "manual":
+    if inclusion in ("manual", "auto"):
         return MANUAL
     patterns = _globs(meta, "fileMatchPattern")
     if not patterns:
@@ -253,9 +282,27 @@ def _generic(meta: Mapping[str, Any]) -> Scope:
 DIALECTS: dict[str, Dialect] = {
     d.name: d
     for d in (
-        Dialect("cursor", (".mdc", ".md"), ("globs",), _cursor),
-        Dialect("copilot", (".instructions.md",), ("applyTo",), _copilot, (), Flavour.VSCODE),
-        Dialect("claude", (".md",), ("paths",), _claude, (), Flavour.PICOMATCH),
+        Dialect("cursor", (".mdc", ".md"), ("globs",), _cursor, tool="Cursor"),
+        Dialect(
+            "copilot",
+            (".instructions.md",),
+            ("applyTo",),
+            _copilot,
+            (),
+            Flavour.VSCODE,
+            broken=Broken.KEYS,
+            tool="Copilot",
+        ),
+        Dialect(
+            "claude",
+            (".md",),
+            ("paths",),
+            _claude,
+            (),
+            Flavour.CLAUDE,
+            broken=Broken.BODY,
+            tool="Claude Code",
+        ),
         Dialect(
             "cline",
             (".md", ".txt"),
@@ -263,11 +310,31 @@ DIALECTS: dict[str, Dialect] = {
             _cline,
             ("workflows", "hooks", "skills"),
             Flavour.PICOMATCH,
+            broken=Broken.RAW,
+            tool="Cline",
         ),
-        Dialect("windsurf", (".md",), ("globs",), _windsurf),
-        Dialect("continue", (".md",), ("globs",), _continue, (), Flavour.MINIMATCH),
-        Dialect("kiro", (".md",), ("fileMatchPattern",), _kiro),
-        Dialect("roo", ("",), (), _roo, mode_dirs=True, junk=ROO_JUNK),
+        Dialect("windsurf", (".md",), ("globs",), _windsurf, tool="Windsurf"),
+        Dialect(
+            "continue",
+            (".md",),
+            ("globs",),
+            _continue,
+            (),
+            Flavour.MINIMATCH,
+            broken=Broken.RAW,
+            tool="Continue",
+        ),
+        Dialect("kiro", (".md",), ("fileMatchPattern",), _kiro, tool="Kiro"),
+        Dialect(
+            "roo",
+            ("",),
+            (),
+            _roo,
+            mode_dirs=True,
+            junk=ROO_JUNK,
+            broken=Broken.RAW,
+            tool="Roo Code",
+        ),
         Dialect("generic", (".md", ".mdc"), ("globs", "paths", "applyTo"), _generic),
     )
 }

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from providers.core.deadline import NEVER, Deadline
 from providers.markdown import (
+    MarkdownImport,
     MarkdownTooComplex,
     find_imports,
     normalise_newlines,
@@ -53,6 +54,10 @@ MAX_IMPORTED_CHARS = 4 * 1024 * 1024
 """Characters one expansion reads through imports, all levels together."""
 
 MARKDOWN_SUFFIXES = (".md", ".mdc", ".markdown")
+
+KIRO_STEERING = "/.kiro/steering/"
+"""Files below it may also import with Kiro's ``#[[file:path]]``, from the workspace root
+(Kiro's documented examples, ``#[[file:api/openapi.yaml]]``, are workspace paths)."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +157,7 @@ def _expand(
         loaded.notes.append(problem)
         return f"{problem}\n\n{text}"
     try:
-        imports = find_imports(text)
+        imports = find_imports(text, kiro=KIRO_STEERING in f"/{source.path}")
     except MarkdownTooComplex:
         imports = []  # strip_artifacts took it on; its find_imports parse did not
     if not imports:
@@ -161,7 +166,7 @@ def _expand(
     replace: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
     for ref in imports:
-        body = _import(root, source, ref.target, work, loaded, chain)
+        body = _import(root, source, ref, work, loaded, chain)
         if ref.standalone:
             replace.setdefault(ref.line, []).append(body)
         else:
@@ -181,22 +186,25 @@ def _expand(
 def _import(
     root: Path,
     importer: SourceText,
-    target: str,
+    ref: MarkdownImport,
     work: _Work,
     loaded: Expanded,
     chain: tuple[Path, ...],
 ) -> str:
     """The expanded text of one import, or the one-line note that replaces it."""
     policy = work.policy
+    target = ref.target
 
     def note(reason: str) -> str:
-        message = f"[import @{target} from {importer.path} not loaded: {reason}]"
+        message = f"[import {ref.written} from {importer.path} not loaded: {reason}]"
         loaded.notes.append(message)  # logged once per distinct note by the provider
         return message
 
     if len(chain) > policy.max_depth:
         return note(f"deeper than {policy.max_depth} imports")
-    if target.startswith("~/"):
+    if ref.from_root:  # Kiro's #[[file:path]]: from the workspace root
+        candidate = root / target
+    elif target.startswith("~/"):
         if not policy.allowed_roots:
             return note("home-directory imports are not allowed")
         candidate = Path(os.path.expanduser(target))

@@ -32,8 +32,12 @@ class Flavour(enum.Enum):
     """minimatch, default options (Continue): ``*`` never matches a leading dot, case-sensitive,
     a pattern without a slash matches top-level names only."""
     PICOMATCH = "picomatch"
-    """picomatch with ``{dot: true}`` (Cline; assumed for Claude Code): dotfiles match,
+    """picomatch with ``{dot: true}`` (Cline): dotfiles match,
     case-sensitive, ``!p`` is a pattern matching whatever ``p`` does not."""
+    CLAUDE = "claude"
+    """Claude Code's own gitignore-style matcher (:mod:`providers.rules.claude_glob`): case
+    ignored, a pattern without a slash at any depth, a folder's pattern covers what is below
+    it, no class negation."""
     VSCODE = "vscode"
     """VS Code's glob as Copilot calls it: ``**/`` prepended unless the pattern starts with
     ``/`` or ``**/``, case-insensitive, dotfiles match, ``!`` is a plain character."""

@@ -17,6 +17,7 @@ only then constructed.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection
 from typing import Any
 
@@ -122,6 +123,60 @@ def _quote_glob_values(raw: str, glob_keys: Collection[str]) -> str | None:
         lines[i] = f"{key}: {json.dumps(text)}"
         changed = True
     return "\n".join(lines) if changed else None
+
+
+_TOP_KEY = re.compile(r"^([A-Za-z_-]+):\s+(\S.*)$")
+_SPECIAL = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+
+
+def quote_special_values(raw: str) -> str:
+    """Claude Code's second try at a front matter that did not parse: each top-level
+    ``key: value`` line whose unquoted value holds a YAML indicator (``*``, ``[``, ``: ``,
+    ...) gets it double-quoted, unless it is a flow list that parses; leading tabs become
+    two spaces each."""
+    lines: list[str] = []
+    for line in raw.split("\n"):
+        found = _TOP_KEY.match(line)
+        if found is not None:
+            key, value = found.groups()
+            quoted = value[0] == value[-1] and value[0] in "'\"" and len(value) > 1
+            if not quoted and not _flow_list(value) and _SPECIAL.search(value):
+                escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+                line = f'{key}: "{escaped}"'
+        lines.append(re.sub(r"^\t+", lambda tabs: "  " * len(tabs.group(0)), line))
+    return "\n".join(lines)
+
+
+def _flow_list(value: str) -> bool:
+    if not (value.startswith("[") and value.endswith("]")):
+        return False
+    try:
+        return isinstance(_bounded_load(value), list)
+    except (yaml.YAMLError, FrontMatterError):
+        return False
+
+
+_SCALAR_LINE = re.compile(r"^([A-Za-z_][\w.-]*):[ \t]*(.*?)[ \t]*$")
+
+
+def recover_keys(raw: str) -> dict[str, Any]:
+    """What a tolerant parser (VS Code's) still reads from a front matter that is not
+    valid YAML: each top-level ``key: value`` line, its value a plain or quoted string
+    (``true``/``false`` as booleans); nested and multi-line values are not recovered."""
+    found: dict[str, Any] = {}
+    for line in raw.split("\n"):
+        match = _SCALAR_LINE.match(line)
+        if match is None or match.group(1) in found:
+            continue
+        key, value = match.groups()
+        value = value.split(" #", 1)[0].rstrip()
+        if len(value) > 1 and value[0] == value[-1] and value[0] in "'\"":
+            found[key] = value[1:-1]
+        elif value in ("true", "false"):
+            found[key] = value == "true"
+        elif value:
+            found[key] = value
+    return found
 
 
 def _describe(exc: yaml.YAMLError) -> str:

@@ -64,3 +64,5 @@ class Inclusion:
     floats: bool = True
     """Whether a pattern without a slash matches a name at any depth (gitignore, VS Code's
     ``**/`` prefix); minimatch and picomatch match such a pattern against top-level names."""
+    folds_case: bool = False
+    """Whether case does not count (VS Code's glob as Copilot calls it, Claude Code's)."""

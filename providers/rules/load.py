@@ -26,9 +26,14 @@ from providers.markdown import (
     strip_artifacts,
 )
 from providers.repository.sources import FileKey, SourceText, Unavailable, read_text
-from providers.rules.dialects import Dialect, ScopeKind, mode_of
+from providers.rules.dialects import Broken, Dialect, ScopeKind, mode_of
 from providers.rules.expand import ImportPolicy, expand_source
-from providers.rules.frontmatter import FrontMatterError, parse_front_matter
+from providers.rules.frontmatter import (
+    FrontMatterError,
+    parse_front_matter,
+    quote_special_values,
+    recover_keys,
+)
 from providers.rules.glob_match import GlobMatch
 from providers.rules.globs import GlobError, GlobSet, parse_globs
 
@@ -68,6 +73,9 @@ class Rule:
     imported: tuple[tuple[str, FileKey | None], ...] = ()
     """The files its ``@imports`` read (absolute path, key when read): an edit to one
     is an edit to the rule."""
+    broken: str = ""
+    """Why its front matter could not be read, and how its tool applies it all the same
+    (``""``: it could): scoped docs' index says so."""
 
     @cached_property
     def tokens(self) -> int:
@@ -130,26 +138,59 @@ def load_nested(root: Path, rel: str, reader: Reader) -> LoadResult:
     return Rule(rel, NESTED, expanded.text, source.key, subtree=subtree, imported=imported)
 
 
+@dataclass(frozen=True)
+class _Read:
+    source: SourceText
+    normalised: str
+    meta: Mapping[str, Any]
+    text: str
+    """What the rule says: stripped of front matter and comments."""
+    broken: str = ""
+
+
 def _front_matter(
-    root: Path, rel: str, reader: Reader, glob_keys: tuple[str, ...], warn: bool
-) -> tuple[SourceText, str, Mapping[str, Any]] | Problem:
-    """Read a rule file and parse its front matter: (source, text without front matter
-    and comments, mapping), or the Problem saying why it cannot be applied."""
+    root: Path, rel: str, reader: Reader, dialect: Dialect, warn: bool
+) -> _Read | Problem:
+    """Read a rule file and parse its front matter, or say why it cannot be applied. A
+    front matter that is not valid YAML is what ``dialect``'s tool makes of it
+    (:class:`~providers.rules.dialects.Broken`)."""
     source = reader(root, Path(rel))
     if isinstance(source, Unavailable):
         return Problem(rel, f"{rel}: not loaded ({source.reason})")
     normalised = normalise_newlines(source.text)
     try:
-        raw, body = split_front_matter(normalised)
-        # The body alone strips as the whole file does (front matter only opens a file),
-        # unless it could itself be read as front matter.
-        text = strip_artifacts(normalised if body.startswith("-") else body)
+        raw, _body = split_front_matter(normalised)
+        text = strip_artifacts(normalised)
     except MarkdownTooComplex as exc:
         return _not_applied(rel, exc, source.key, warn)
     try:
-        return source, text, parse_front_matter(raw, glob_keys)
+        meta = parse_front_matter(raw, dialect.glob_keys)
+        return _Read(source, normalised, meta, text)
     except FrontMatterError as exc:
-        return _not_applied(rel, exc, source.key, warn)
+        if dialect.broken is Broken.DROP:
+            return _not_applied(rel, exc, source.key, warn)
+        error = exc
+    assert raw is not None
+    meta = {}
+    if dialect.broken is Broken.BODY:  # Claude Code quotes values and tries once more
+        try:
+            return _Read(source, normalised, _reparsed(raw), text)
+        except FrontMatterError:
+            pass
+    if dialect.broken is Broken.KEYS:
+        meta = recover_keys(raw)
+    how = {
+        Broken.RAW: "always, the front matter part of its text (here left out, as always)",
+        Broken.BODY: "always, without its front matter",
+        Broken.KEYS: "by the keys its parser still reads",
+    }[dialect.broken]
+    note = f"{rel}: {error}; applied as {dialect.tool or dialect.name} does: {how}"
+    log.log(logging.WARNING if warn else logging.DEBUG, "rule %s", note)
+    return _Read(source, normalised, meta, text, note)
+
+
+def _reparsed(raw: str) -> dict[str, Any]:
+    return parse_front_matter(quote_special_values(raw))
 
 
 def _not_applied(rel: str, exc: Exception, key: FileKey, warn: bool) -> Problem:
@@ -170,10 +211,13 @@ def load_rule(
 
     ``warn``: log a rule that cannot be applied (scoped docs reports those; repo
     conventions, reading the same files for their always-on rules, stays quiet)."""
-    read = _front_matter(root, rel, reader, dialect.glob_keys, warn)
+    read = _front_matter(root, rel, reader, dialect, warn)
     if isinstance(read, Problem):
         return read
-    source, text, meta = read
+    source, meta, text = read.source, read.meta, read.text
+    imported: tuple[tuple[str, FileKey | None], ...] = ()
+    if dialect.name == "kiro":
+        text, imported = _kiro_text(root, read)
     try:
         scope = dialect.interpret(meta)
         globs = GlobSet(scope.patterns, dialect.flavour) if scope.kind is ScopeKind.GLOBS else None
@@ -185,11 +229,27 @@ def load_rule(
         told = f"rules for the {mode!r} mode of Roo Code and Kilo Code"
         if not text.strip():
             return None
-        return Rule(rel, dialect.name, text, source.key, description=told, on_request=True)
+        return Rule(
+            rel,
+            dialect.name,
+            text,
+            source.key,
+            description=told,
+            on_request=True,
+            broken=read.broken,
+            imported=imported,
+        )
     if scope.kind is ScopeKind.MANUAL:
         if description and text.strip() and _model_requested(dialect, meta):
             return Rule(
-                rel, dialect.name, text, source.key, description=description, on_request=True
+                rel,
+                dialect.name,
+                text,
+                source.key,
+                description=description,
+                on_request=True,
+                broken=read.broken,
+                imported=imported,
             )
         log.debug("rule %s is applied on request only; not injected", rel)
         return None
@@ -197,16 +257,37 @@ def load_rule(
         return None
     always = scope.kind is ScopeKind.ALWAYS
     return Rule(
-        rel, dialect.name, text, source.key, always=always, globs=globs, description=description
+        rel,
+        dialect.name,
+        text,
+        source.key,
+        always=always,
+        globs=globs,
+        description=description,
+        broken=read.broken,
+        imported=imported,
     )
 
 
 def _model_requested(dialect: Dialect, meta: Mapping[str, Any]) -> bool:
     """Rules the tool offers the model by description: Cursor's agent-requested ones
-    (a description, no globs, not always) and Windsurf's ``trigger: model_decision``."""
+    (a description, no globs, not always), Windsurf's ``trigger: model_decision`` and
+    Kiro's ``inclusion: auto``."""
     if dialect.name == "cursor":
         return True
+    if dialect.name == "kiro":
+        return meta.get("inclusion") == "auto"
     return dialect.name == "windsurf" and meta.get("trigger") == "model_decision"
+
+
+def _kiro_text(root: Path, read: _Read) -> tuple[str, tuple[tuple[str, FileKey | None], ...]]:
+    """A Kiro steering file's text with its ``#[[file:path]]`` references (and imports)
+    expanded, and the files they read."""
+    if read.broken:
+        return read.text, ()
+    expanded = expand_source(root, read.source, NESTED_IMPORTS)
+    own = str(read.source.absolute)
+    return expanded.text, tuple((p, k) for p, k in expanded.dependencies.items() if p != own)
 
 
 CONTINUE_COLOCATED = "rules.md"
@@ -227,10 +308,10 @@ def colocated_patterns(directory: str, patterns: tuple[str, ...]) -> tuple[str, 
 def load_colocated(root: Path, rel: str, dialect: Dialect, reader: Reader) -> LoadResult:
     """A Continue ``rules.md`` below the root, scoped to its directory (and its globs,
     matched as ``dialect``, Continue's, matches them)."""
-    read = _front_matter(root, rel, reader, dialect.glob_keys, True)
+    read = _front_matter(root, rel, reader, dialect, True)
     if isinstance(read, Problem):
         return read
-    source, text, meta = read
+    source, meta, text = read.source, read.meta, read.text
     directory = PurePosixPath(rel).parent.as_posix()
     try:
         patterns = colocated_patterns(directory, parse_globs(meta.get("globs")))
@@ -239,4 +320,12 @@ def load_colocated(root: Path, rel: str, dialect: Dialect, reader: Reader) -> Lo
         return _not_applied(rel, exc, source.key, True)
     if not text.strip():
         return None
-    return Rule(rel, dialect.name, text, source.key, globs=globs, description=_description(meta))
+    return Rule(
+        rel,
+        dialect.name,
+        text,
+        source.key,
+        globs=globs,
+        description=_description(meta),
+        broken=read.broken,
+    )

@@ -4,9 +4,10 @@ Tools disagree on more than single globs (:mod:`providers.rules.flavours` transl
 those): on what a leading ``!`` means and on how patterns add up. gitignore
 (Cursor, Windsurf, generic): the last matching line decides, ``!`` re-includes.
 minimatch (Continue's ``matchesGlobs``): some inclusion matches and no ``!``
-exclusion does, in any order. picomatch (Cline, Claude Code): every pattern is
-an alternative, ``!p`` one that matches what ``p`` does not. VS Code (Copilot):
-every pattern is an alternative, ``!`` an ordinary character.
+exclusion does, in any order. picomatch (Cline): every pattern is an alternative,
+``!p`` one that matches what ``p`` does not. VS Code (Copilot): every pattern is an
+alternative, ``!`` an ordinary character. Claude Code: gitignore lines asked of the
+path and each folder above it, the case ignored.
 
 Each :class:`Matcher` takes the patterns as written (braces not yet expanded) and
 raises :class:`~providers.rules.flavours.GlobTranslationError` for a typo; the rest
@@ -23,6 +24,7 @@ from typing import ClassVar, Protocol
 
 from providers.repository.wildmatch import RuleSet, path_bytes
 from providers.rules.braces import expand_braces
+from providers.rules.claude_glob import Line, claude_patterns, compile_line
 from providers.rules.flavours import (
     NEVER,
     Flavour,
@@ -32,6 +34,7 @@ from providers.rules.flavours import (
     negated,
 )
 from providers.rules.glob_match import GlobMatch, Inclusion
+from providers.rules.vscode_glob import compile_vscode, vscode_regex
 
 
 class Matcher(Protocol):
@@ -197,7 +200,7 @@ class MinimatchMatcher(_ToolMatcher):
 
 
 class PicomatchMatcher(_ToolMatcher):
-    """picomatch with ``{dot: true}`` (Cline; assumed for Claude Code): ``!p`` is one more
+    """picomatch with ``{dot: true}`` (Cline): ``!p`` is one more
     alternative, matching whatever ``p`` does not."""
 
     def translate(self, pattern: str) -> bytes:
@@ -208,27 +211,100 @@ class PicomatchMatcher(_ToolMatcher):
         return _compiled(written, "!" + expanded, negated(source))
 
 
-_SINGLE_BRACE = re.compile(r"\{([^{},]*)\}")
-"""``{ts}``: VS Code reads one alternative as itself; brace expansion keeps it literal."""
+class VscodeMatcher:
+    """VS Code's glob as Copilot calls it (:mod:`providers.rules.vscode_glob`): ``**/``
+    prepended unless the pattern starts with ``/`` or ``**/``, case-insensitive, ``!`` a
+    plain character. Braces are an alternation inside VS Code's regex, which decides;
+    each alternative (braces expanded) is also an :class:`Inclusion` carrying that same
+    regex, so labels and the pattern check can name the alternative that matched."""
 
+    def __init__(self, written: Sequence[str]) -> None:
+        compiled: list[tuple[str, re.Pattern[bytes], tuple[str, ...]]] = []
+        for one in written:
+            regex = compile_vscode(self.translate(one))
+            compiled.append((one, regex, tuple(expand_braces(one)) or (one,)))
+        self._compiled = tuple(compiled)
+        self._inclusions = tuple(
+            Inclusion(one, expanded, regex, True, folds_case=True)
+            for one, regex, alternatives in self._compiled
+            for expanded in alternatives
+        )
 
-class VscodeMatcher(_ToolMatcher):
-    """VS Code's glob as Copilot calls it: ``**/`` prepended unless the pattern starts with
-    ``/`` or ``**/``, case-insensitive, ``!`` a plain character."""
-
-    floats = True
-    bang_negates = False
-
-    def translate(self, pattern: str) -> bytes:
+    @staticmethod
+    def translate(pattern: str) -> bytes:
         check_pattern(pattern)
-        body = pattern.replace("\\", "/")  # VS Code's glob reads a backslash as a separator
-        body = _SINGLE_BRACE.sub(r"\1", body.rstrip("/") or body)
+        body = pattern.strip()
         if body.startswith("/"):
             return NEVER  # matched against absolute paths: never a repo-relative one
-        if not body.startswith("**/") and body != "**":
-            body = "**/" + body
-        regex = glob_regex(body, dot=True, posix=False, bang=True, bare_parent=True)
-        return b"(?i:" + regex + b")\\Z"
+        if not body.startswith("**/"):
+            body = "**/" + body  # "*", "**" and "**/*" then match every file, as Copilot says
+        return vscode_regex(body, ignore_case=True)
+
+    def __bool__(self) -> bool:
+        return bool(self._compiled)
+
+    def match(self, path: str) -> GlobMatch | None:
+        data = path_bytes(path)
+        best: GlobMatch | None = None
+        for one, regex, alternatives in self._compiled:
+            if regex.match(data) is None:
+                continue
+            named = one if len(alternatives) > 1 else alternatives[0]
+            for alternative in alternatives if len(alternatives) > 1 else ():
+                if compile_vscode(self.translate(alternative)).match(data) is not None:
+                    named = alternative
+                    break
+            best = _more_specific(best, GlobMatch(one, named))
+        return best
+
+    def inclusions(self) -> tuple[Inclusion, ...]:
+        return self._inclusions
+
+
+class ClaudeMatcher:
+    """Claude Code's ``paths:`` (:mod:`providers.rules.claude_glob`): each written pattern's
+    lines (braces expanded, a trailing ``/**`` dropped) as gitignore lines, case ignored;
+    the path and each folder above it are asked, the top folder first, and the first that
+    matches decides (a later ``!`` line re-includes only at the same level)."""
+
+    def __init__(self, written: Sequence[str]) -> None:
+        lines: list[Line] = []
+        for one in written:
+            for expanded in claude_patterns(one):
+                check_pattern(expanded)
+                line = compile_line(one, expanded)
+                if line is not None:
+                    lines.append(line)
+        self._lines = tuple(lines)
+        self._inclusions = tuple(
+            Inclusion(line.written, line.expanded, line.below, True, folds_case=True)
+            for line in self._lines
+            if not line.negative
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self._lines)
+
+    def match(self, path: str) -> GlobMatch | None:
+        if not self._inclusions:
+            return None
+        data = path_bytes(path)
+        ends = [i + 1 for i, byte in enumerate(data) if byte == 0x2F and i > 0]
+        for end in (*ends, len(data)):
+            decided = self._decide(data[:end])
+            if decided is not None:
+                return GlobMatch(decided.written, decided.expanded)
+        return None
+
+    def _decide(self, folder: bytes) -> Line | None:
+        found: Line | None = None
+        for line in self._lines:
+            if (found is not None) is line.negative and line.folder.match(folder) is not None:
+                found = None if line.negative else line
+        return found
+
+    def inclusions(self) -> tuple[Inclusion, ...]:
+        return self._inclusions
 
 
 MATCHERS: Mapping[Flavour, Callable[[Sequence[str]], Matcher]] = {
@@ -236,5 +312,6 @@ MATCHERS: Mapping[Flavour, Callable[[Sequence[str]], Matcher]] = {
     Flavour.MINIMATCH: MinimatchMatcher,
     Flavour.PICOMATCH: PicomatchMatcher,
     Flavour.VSCODE: VscodeMatcher,
+    Flavour.CLAUDE: ClaudeMatcher,
 }
 """The matcher for each flavour (a test checks that every flavour has one)."""

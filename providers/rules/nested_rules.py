@@ -25,7 +25,7 @@ NESTED_RULE_DIRS: tuple[tuple[str, str], ...] = (
 )
 """Rule folders looked for in every folder between a touched file and the root."""
 
-_FLOATING = (Flavour.GITIGNORE, Flavour.VSCODE)
+_FLOATING = (Flavour.GITIGNORE, Flavour.VSCODE, Flavour.CLAUDE)
 """Flavours where a pattern without a slash matches a name at any depth."""
 
 

@@ -19,8 +19,9 @@ do not list). What a skill says about itself:
 - not for the model: ``disable-model-invocation: true`` (Claude Code, Copilot, Cursor),
   or Codex's ``agents/openai.yaml`` with ``policy.allow_implicit_invocation: false``;
 - ``paths``: globs that make it conditional (Claude Code lists it once a touched file
-  matches; matched as gitignore patterns, as Claude Code's ``ignore`` matcher does,
-  a trailing ``/**`` dropped and ``**`` alone meaning unconditional).
+  matches; matched by Claude Code's own gitignore-style matcher, the case ignored, as
+  its rules' ``paths`` are (:mod:`providers.rules.claude_glob`), a trailing ``/**``
+  dropped and ``**`` alone meaning unconditional).
 
 One skill in several places is listed once (:func:`distinct`): the same real file (a
 symlinked folder), or the same name with the same text (copies made for each tool).
@@ -262,7 +263,7 @@ def _paths(value: object) -> GlobSet | None:
     patterns = [p for p in patterns if p]
     if not patterns or all(p == "**" for p in patterns):
         return None
-    return GlobSet(patterns, Flavour.GITIGNORE)
+    return GlobSet(patterns, Flavour.CLAUDE)
 
 
 def _codex_hides(root: Path, rel: str, reader: Reader) -> bool:

@@ -76,7 +76,7 @@ class PatternCheck:
         self, inclusion: Inclusion, seen: Collection[str], budget: list[int]
     ) -> bool:
         test = _test(inclusion)
-        for path in self._candidates(inclusion.expanded, inclusion.floats):
+        for path in self._candidates(inclusion.expanded, inclusion.floats, inclusion.folds_case):
             budget[0] -= 1
             if test(path):
                 return True
@@ -84,7 +84,9 @@ class PatternCheck:
                 return True  # unknown: never report what was not checked
         return any(test(path) for path in seen)
 
-    def _candidates(self, pattern: str, floats: bool = True) -> Sequence[str]:
+    def _candidates(
+        self, pattern: str, floats: bool = True, folds_case: bool = False
+    ) -> Sequence[str]:
         files = self.files
         if pattern.startswith("!"):
             return files  # picomatch's "!p" matches outside p's directory: no shortcut
@@ -93,7 +95,7 @@ class PatternCheck:
             if self._names is None:
                 self._names = tuple(sorted({part for f in files for part in f.split("/")}))
             return self._names
-        return _slice(pattern, files)
+        return files if folds_case else _slice(pattern, files)  # a sorted slice needs the case
 
     @property
     def files(self) -> tuple[str, ...]:

@@ -43,6 +43,7 @@ from providers.scoped_docs.priority import rank
 from providers.scoped_docs.sections import (
     UNFINISHED_HEADER,
     Listed,
+    broken,
     build_sections,
     on_request,
     unmatched,
@@ -311,7 +312,8 @@ class ScopedDocsProvider:
         rules = {p: r for p, r in catalog.rules.items() if not state.copies.holds(r)}
         ranked = rank(session, rules, self._always(rules))
         problems = [catalog.problems[p] for p in sorted(catalog.problems)]
-        listed = [on_request(rules[p]) for p in sorted(rules) if rules[p].on_request]
+        listed = [broken(rules[p]) for p in sorted(rules) if rules[p].broken]
+        listed += [on_request(rules[p]) for p in sorted(rules) if rules[p].on_request]
         fired = {(a.rule, a.match.written) for a in session.active.values()}
         listed += [unmatched(*pair) for pair in state.unmatched if pair not in fired]
         return build_sections(

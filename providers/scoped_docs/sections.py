@@ -83,6 +83,13 @@ def on_request(rule: Rule) -> Listed:
     return Listed(ON_REQUEST_HEADER, f"- {rule.path}: {catalog_line(rule, '')}")
 
 
+BROKEN_HEADER = "[Rules whose front matter is broken, applied as their own tool applies them:]"
+
+
+def broken(rule: Rule) -> Listed:
+    return Listed(BROKEN_HEADER, f"- {rule.broken}")
+
+
 def unmatched(rule: str, pattern: str) -> Listed:
     return Listed(UNMATCHED_HEADER, f'- {rule}: "{pattern}"')
 

@@ -4,7 +4,7 @@ Two kinds, both as Claude Code lists them, for any agent:
 
 - a skill with ``paths:`` in a skills folder of the root (or of a folder down to the
   working directory): Claude Code stores it as conditional and adds it to its listing
-  once a touched file matches (gitignore patterns, its ``ignore`` matcher);
+  once a touched file matches (its own gitignore-style matcher, the case ignored);
 - a skill in a package's own skills folder (``apps/web/.claude/skills/``): Claude Code
   finds it when a file below ``apps/web/`` is touched, and names it with the folder
   (``apps/web:deploy``). We look in every tool's skills folder there, Claude Code only

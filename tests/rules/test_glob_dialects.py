@@ -19,11 +19,12 @@ import pytest
 
 from providers.core.provider import contribute
 from providers.repository.sources import FileKey
-from providers.repository.wildmatch import joined
+from providers.repository.wildmatch import joined, path_bytes
 from providers.rules.dialects import DIALECTS, ScopeKind
 from providers.rules.flavours import MAX_PATTERN_CHARS, Flavour
 from providers.rules.globs import GlobError, GlobSet, parse_globs
 from providers.rules.load import Problem, Rule, default_reader, load_rule
+from providers.rules.vscode_glob import compile_vscode, vscode_regex
 from providers.scoped_docs.index import RuleIndex
 from providers.scoped_docs.provider import ScopedDocsProvider
 from providers.scoped_docs.sections import INDEX_LABEL
@@ -35,6 +36,7 @@ FLAVOURS = {
     "minimatch": Flavour.MINIMATCH,
     "picomatch": Flavour.PICOMATCH,
     "vscode": Flavour.VSCODE,
+    "claude": Flavour.CLAUDE,
 }
 ERROR = "E"
 
@@ -66,11 +68,11 @@ DIFFERENCES: tuple[Difference, ...] = (
         "as 'match nothing' (or, for '!', 'match everything'); we report the rule instead",
     ),
     Difference(
-        frozenset(("minimatch",)),
+        frozenset(("minimatch", "claude")),
         lambda pattern, path: pattern.startswith("./"),
         "?",
-        "a leading './' is dropped (authors mean the repository root); minimatch compares it "
-        "literally and never matches, picomatch drops it as we do",
+        "a leading './' is dropped (authors mean the repository root); minimatch and Claude "
+        "Code compare it literally and never match, picomatch drops it as we do",
     ),
     Difference(
         frozenset(("vscode",)),
@@ -81,20 +83,23 @@ DIFFERENCES: tuple[Difference, ...] = (
     ),
     Difference(
         frozenset(("vscode",)),
-        lambda pattern, path: pattern.split("/")[0] in ("*", "?*", "*?") and "/" in pattern,
+        lambda pattern, path: _vscode_at_ws(pattern, path) != _vscode_at_ws(pattern, path, ""),
         "?",
-        "VS Code matches the absolute path, so a leading '*' segment can be the workspace "
-        "folder's own name ('*/*' matches the top-level 'a.ts'); that depends on where the "
-        "repository is checked out, so we match repo-relative paths only",
-    ),
-    Difference(
-        frozenset(("vscode",)),
-        _is("[!]"),
-        "?",
-        "VS Code turns '[!]' into the JavaScript class '[^]', any one character; we read an "
-        "empty class as literal text, as minimatch and picomatch do",
+        "VS Code matches the absolute path, so a pattern can take in part of the workspace "
+        "folder's own path ('*/*' matches the top-level 'a.ts' through the folder's name, a "
+        "negated class like '[!.]' its '/'); that depends on where the repository is checked "
+        "out, so we match repo-relative paths only (the case file's workspace is /ws)",
     ),
 )
+
+
+def _vscode_at_ws(pattern: str, path: str, workspace: str = "/ws/") -> bool:
+    """Our port of VS Code's glob on ``workspace + path``, as Copilot prepends ``**/``."""
+    body = pattern.strip()
+    if not body.startswith(("/", "**/")):
+        body = "**/" + body
+    regex = compile_vscode(vscode_regex(body, ignore_case=True))
+    return regex.match(path_bytes(workspace + path)) is not None
 
 
 def _cases() -> list[tuple[str, str, str, str]]:
@@ -165,6 +170,34 @@ def test_copilot_other_apply_to_is_globs_and_case_insensitive() -> None:
     assert globs.match("SRC/A.TS") is not None  # ignoreCase: true
     assert globs.match("lib/src/a.ts") is not None  # "**/" prepended
     assert globs.match("src/deep/a.ts") is None
+
+
+@pytest.mark.parametrize(
+    ("apply_to", "path", "applies"),
+    [
+        ("src/**/", "src/a.ts", True),  # VS Code drops the empty last segment: src/**
+        ("src/**/", "lib/a.ts", False),
+        ("src/**/**", "src/a.ts", False),  # the second ** is dropped: a path ending in "/"
+        ("src/*/", "src/a.ts", True),
+        ("src[!.]a.ts", "src/a.ts", True),  # a negated class matches a separator
+        ("[!.]*", ".env", False),
+        ("*[!.]", "src/a.ts", True),
+        ("src/[!.]*", "src/.env", False),
+    ],
+)
+def test_copilot_trailing_slashes_and_negated_classes_as_vscode(
+    apply_to: str, path: str, applies: bool
+) -> None:
+    """Issue 23 item 8: VS Code's ``glob.ts`` decides (its verdicts are in the case file)."""
+    scope = DIALECTS["copilot"].interpret({"applyTo": apply_to})
+    globs = GlobSet(scope.patterns, DIALECTS["copilot"].flavour)
+    assert (globs.match(path) is not None) is applies
+
+
+def test_copilot_brace_label_names_the_alternative() -> None:
+    globs = GlobSet(["src/*.{ts,tsx}"], DIALECTS["copilot"].flavour)
+    found = globs.match("lib/src/a.tsx")
+    assert found is not None and (found.written, found.expanded) == ("src/*.{ts,tsx}", "src/*.tsx")
 
 
 def test_claude_paths_everything_is_always() -> None:

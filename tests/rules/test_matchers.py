@@ -47,4 +47,5 @@ def test_inclusions_carry_the_pattern_as_written(flavour: Flavour) -> None:
         ("*.{ts,tsx}", "*.tsx"),
     ]
     assert all(i.regex is not None for i in inclusions)
-    assert {i.floats for i in inclusions} == {flavour in (Flavour.GITIGNORE, Flavour.VSCODE)}
+    floating = (Flavour.GITIGNORE, Flavour.VSCODE, Flavour.CLAUDE)
+    assert {i.floats for i in inclusions} == {flavour in floating}

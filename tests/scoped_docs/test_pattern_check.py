@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from providers.repository.sources import FileKey
+from providers.rules.flavours import Flavour
 from providers.rules.globs import GlobSet
 from providers.rules.load import Rule
 from providers.scoped_docs.pattern_check import MAX_REPORTS, PatternCheck
@@ -51,3 +52,14 @@ def test_many_reports_are_counted_not_listed(
     messages = [r.getMessage() for r in caplog.records]
     assert len(messages) == MAX_REPORTS + 1
     assert messages[-1] == "5 more rule patterns match no file in the repository"
+
+
+@pytest.mark.parametrize("flavour", [Flavour.VSCODE, Flavour.CLAUDE])
+def test_a_pattern_whose_tool_ignores_case_is_checked_without_it(
+    tmp_path: Path, flavour: Flavour
+) -> None:
+    """``SRC/*.TS`` matches ``src/a.ts`` for Copilot and Claude Code: not a typo."""
+    root = tmp_path / "plain"
+    write(root, "src/a.ts", "x\n")
+    rule = Rule("r.md", "claude", "x\n", FileKey(0, 0, 0, 0), globs=GlobSet(["SRC/*.TS"], flavour))
+    assert PatternCheck(root).check([rule]) == []
