@@ -29,7 +29,9 @@ from providers.core.deadline import NEVER, Deadline
 from providers.repository.paths import confine
 from providers.repository.sources import FileKey, file_keys, stat_key
 from providers.rules.dialects import Dialect
+from providers.rules.expand import ImportPolicy
 from providers.rules.load import (
+    NESTED_IMPORTS,
     LoadResult,
     Problem,
     Reader,
@@ -64,6 +66,7 @@ class Catalog:
         *,
         warn: bool = True,
         nested_rule_dirs: Mapping[str, Dialect] | None = None,
+        imports: ImportPolicy = NESTED_IMPORTS,
     ) -> None:
         """``colocated``: rule file names that scope to their own directory, read in their
         dialect (Continue's ``rules.md``), looked up like nested files.
@@ -77,6 +80,8 @@ class Catalog:
         self.nested_names = (*nested_names, *self.colocated)
         self.nested_rule_dirs = dict(nested_rule_dirs or {})
         self._reader = reader
+        self._imports = imports
+        """How nested convention files' ``@imports`` are read."""
         self.rules: dict[str, Rule] = {}
         self.problems: dict[str, Problem] = {}
         self._keys: dict[str, FileKey | None] = {}
@@ -233,7 +238,7 @@ class Catalog:
         dialect = self.colocated.get(PurePosixPath(rel).name)
         if dialect is not None:
             return load_colocated(self.root, rel, dialect, self._reader)
-        loaded = load_nested(self.root, rel, self._reader)
+        loaded = load_nested(self.root, rel, self._reader, self._imports)
         if isinstance(loaded, Rule) and self._duplicate(loaded):
             log.debug("%s repeats another convention file in its directory; skipped", rel)
             return None

@@ -3,14 +3,15 @@
 Shared by repo conventions (the root's files, always-on rules) and scoped
 docs (nested convention files), so an import means the same in both.
 
-Imports follow Claude Code's convention: ``@path`` outside code, relative to
-the importing file (``@./``, ``@../``; ``@~/`` only when the home directory is
-allowed). A line that is nothing but imports is replaced by the imported
-text; an import inside a sentence keeps the sentence and the imported text
+An ``@path`` outside code is an import where the file's own tool makes it one, and
+resolves as that tool resolves it (:mod:`providers.rules.import_styles`; Claude Code's
+reading, relative to the importing file, by default). A target that does not exist is no
+import: the text stays as written. A line that is nothing but imports is replaced by the
+imported text; an import inside a sentence keeps the sentence and the imported text
 follows its block. Depth is capped, cycles are broken, targets outside the
-repository are refused unless allowlisted. A failed import never fails the
-turn: it leaves a one-line note in the content (the provider logs each distinct
-note once per recompute).
+repository are refused unless allowlisted (the note says how to allow them). A failed
+import never fails the turn: it leaves a one-line note in the content (the provider
+logs each distinct note once per recompute).
 
 Depth alone does not bound the work: a file importing another ten times, five
 levels deep, is 100,000 reads. One expansion reads at most
@@ -23,6 +24,7 @@ comments and imports left as written, with a note saying so.
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +46,7 @@ from providers.repository.sources import (
     file_keys,
     read_text,
 )
+from providers.rules.import_styles import ImportStyle, refusal, style_for
 
 DEFAULT_MAX_IMPORT_DEPTH = 5
 
@@ -69,6 +72,10 @@ class ImportPolicy:
     max_bytes: int = DEFAULT_MAX_BYTES
     max_files: int = MAX_IMPORTED_FILES
     max_total_chars: int = MAX_IMPORTED_CHARS
+    style: ImportStyle | None = None
+    """Whose ``@`` the expanded file's are; ``None``: its own tool's, by its path."""
+    block: str = "repo_conventions"
+    """The provider block whose ``import_allow`` a refused import's note names."""
 
 
 @dataclass
@@ -121,7 +128,8 @@ def expand_source(
     loaded = Expanded(path=source.path, text="", key=source.key)
     loaded.dependencies[str(source.absolute)] = source.key
     work = _Work(policy, deadline)
-    loaded.text = _expand(root, source, work, loaded, chain=(source.absolute,))
+    style = policy.style or style_for(source.path)
+    loaded.text = _expand(root, source, work, loaded, (source.absolute,), style)
     return loaded
 
 
@@ -149,6 +157,7 @@ def _expand(
     work: _Work,
     loaded: Expanded,
     chain: tuple[Path, ...],
+    style: ImportStyle,
 ) -> str:
     if source.absolute.suffix.lower() not in MARKDOWN_SUFFIXES:
         return _plain(source.text)
@@ -165,9 +174,13 @@ def _expand(
     lines = text.split("\n")
     replace: dict[int, list[str]] = {}
     after: dict[int, list[str]] = {}
-    for ref in imports:
-        body = _import(root, source, ref, work, loaded, chain)
-        if ref.standalone:
+    found = [(r, _import(root, source, r, work, loaded, chain, style)) for r in imports]
+    # An @ that is no import stays as written, and so does the line holding it.
+    kept = {ref.line for ref, body in found if body is None}
+    for ref, body in found:
+        if body is None:
+            continue
+        if ref.standalone and ref.line not in kept:
             replace.setdefault(ref.line, []).append(body)
         else:
             after.setdefault(ref.block_end - 1, []).append(body)
@@ -190,8 +203,11 @@ def _import(
     work: _Work,
     loaded: Expanded,
     chain: tuple[Path, ...],
-) -> str:
-    """The expanded text of one import, or the one-line note that replaces it."""
+    style: ImportStyle,
+) -> str | None:
+    """The expanded text of one import, the one-line note that replaces it, or ``None``
+    when ``target`` is no import (``style``'s tool does not import it, or it does not
+    exist): the text stays as written, with no note."""
     policy = work.policy
     target = ref.target
 
@@ -200,19 +216,17 @@ def _import(
         loaded.notes.append(message)  # logged once per distinct note by the provider
         return message
 
-    if len(chain) > policy.max_depth:
-        return note(f"deeper than {policy.max_depth} imports")
-    if ref.from_root:  # Kiro's #[[file:path]]: from the workspace root
-        candidate = root / target
-    elif target.startswith("~/"):
-        if not policy.allowed_roots:
-            return note("home-directory imports are not allowed")
-        candidate = Path(os.path.expanduser(target))
-    else:
-        candidate = importer.absolute.parent / target
+    # Kiro's #[[file:path]] is read from the workspace root; an @ as the file's tool reads it.
+    candidate = root / target if ref.from_root else style.candidate(root, importer.absolute, target)
+    if candidate is None:
+        return None
     resolved = confine(root, candidate, allowed=policy.allowed_roots)
     if resolved is None:
-        return note("outside the repository")
+        return note(refusal(root, target, candidate, policy.allowed_roots, policy.block))
+    if _absent(resolved, loaded):
+        return None
+    if len(chain) > policy.max_depth:
+        return note(f"deeper than {policy.max_depth} imports")
     if resolved in chain:
         return note("import cycle")
     spent = work.exhausted()
@@ -229,7 +243,24 @@ def _import(
     loaded.dependencies[str(resolved)] = source.key
     work.files += 1
     work.chars += len(source.text)
-    return _expand(root, source, work, loaded, (*chain, resolved))
+    return _expand(root, source, work, loaded, (*chain, resolved), style.inner)
+
+
+def _absent(resolved: Path, loaded: Expanded) -> bool:
+    """Whether nothing readable is there (no such path, a directory): then ``@`` named
+    no file, as Claude Code reads it (it skips those silently). The path stays a
+    dependency, so the file appearing later is picked up."""
+    try:
+        st = os.stat(resolved)
+    except (FileNotFoundError, NotADirectoryError, ValueError):
+        loaded.dependencies[str(resolved)] = None
+        return True
+    except OSError:
+        return False  # there, but not for us: the read says why
+    if stat.S_ISDIR(st.st_mode):
+        loaded.dependencies[str(resolved)] = FileKey.of(st)
+        return True
+    return False
 
 
 def _display(root: Path, resolved: Path) -> str:

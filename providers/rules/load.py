@@ -45,9 +45,10 @@ Reader = Callable[[Path, Path], SourceText | Unavailable]
 NESTED = "nested"
 """The dialect name shown for nested convention files."""
 
-NESTED_IMPORTS = ImportPolicy()
+NESTED_IMPORTS = ImportPolicy(block="scoped_docs")
 """Nested convention files import as the root's do by default (repo conventions'
-``max_import_depth`` and ``max_file_bytes`` defaults, nothing outside the repository)."""
+``max_import_depth`` and ``max_file_bytes`` defaults, nothing outside the repository
+unless scoped docs' ``import_allow`` says so)."""
 
 
 def default_reader(root: Path, path: Path) -> SourceText | Unavailable:
@@ -123,12 +124,14 @@ LoadResult = Rule | Problem | None
 file that is not ours to inject (manual, empty, not a rule)."""
 
 
-def load_nested(root: Path, rel: str, reader: Reader) -> LoadResult:
+def load_nested(
+    root: Path, rel: str, reader: Reader, imports: ImportPolicy = NESTED_IMPORTS
+) -> LoadResult:
     """A nested ``AGENTS.md``-style file, scoped to its own directory's subtree."""
     source = reader(root, Path(rel))
     if isinstance(source, Unavailable):
         return Problem(rel, f"{rel}: not loaded ({source.reason})")
-    expanded = expand_source(root, source, NESTED_IMPORTS)
+    expanded = expand_source(root, source, imports)
     if not expanded.text.strip():
         return None
     subtree = PurePosixPath(rel).parent.as_posix()

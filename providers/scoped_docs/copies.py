@@ -26,7 +26,9 @@ from providers.rules.load import Rule
 class ConventionCopies:
     """The files and texts repo conventions sends for one root and working directory."""
 
-    def __init__(self) -> None:
+    def __init__(self, imports: ImportPolicy | None = None) -> None:
+        self._imports = imports or ImportPolicy()
+        """How the files' ``@imports`` are read: as scoped docs reads nested docs'."""
         self._keys: tuple[FileKey | None, ...] | None = None
         self._paths: tuple[str, ...] = ()
         self._files: frozenset[tuple[int, int]] = frozenset()
@@ -48,7 +50,7 @@ class ConventionCopies:
             if key is None:
                 continue
             files.add((key.device, key.inode))
-            loaded = load_expanded(root, path, ImportPolicy())
+            loaded = load_expanded(root, path, self._imports)
             if not isinstance(loaded, Unavailable) and loaded.text.strip():
                 texts.add(loaded.text)
         changed = frozenset(files) != self._files or frozenset(texts) != self._texts

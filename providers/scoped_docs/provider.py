@@ -108,12 +108,13 @@ class _RootState:
             reader,
             colocated=colocated,
             nested_rule_dirs=nested,
+            imports=settings.imports,
         )
         self.watch = watch
         self.index = RuleIndex(())
         self.sessions: LruMap[str, _Session] = LruMap(MAX_SESSIONS)
         self.patterns = PatternCheck(root)
-        self.copies = ConventionCopies()
+        self.copies = ConventionCopies(settings.imports)
         self.skills = ScopedSkills(root)
         self.unmatched: list[tuple[str, str]] = []
         """(rule, pattern) pairs that match no file in the repository, for the index."""

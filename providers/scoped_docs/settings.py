@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from providers.core.config import COMMON_ATTRIBUTES, resolve_config
 from providers.core.errors import invalid_request
 from providers.core.types import AttrType, ConfigAttribute
 from providers.rules.dialects import BUILTIN_RULE_DIRS, DIALECTS, Dialect
+from providers.rules.expand import ImportPolicy
 
 NAME = "scoped-docs"
 DEFAULT_TOKEN_BUDGET = 2000
@@ -52,6 +53,14 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         zero_is_default=True,
     ),
     ConfigAttribute(
+        "import_allow",
+        AttrType.LIST_STRING,
+        "Directories outside the repository that nested docs' @imports may read (~ "
+        "expands; allows @~/ imports when it includes the home directory), as repo "
+        "conventions' import_allow does for the root's files.",
+        default=(),
+    ),
+    ConfigAttribute(
         "watch",
         AttrType.BOOL,
         "Watch rule files for changes; off, every turn re-checks them with stat calls.",
@@ -72,6 +81,8 @@ class Settings:
     max_docs: int | None
     """None: no limit."""
     watch: bool
+    imports: ImportPolicy
+    """How nested docs' ``@imports`` are read (``import_allow``)."""
 
 
 def settings_from(config: Mapping[str, Any]) -> Settings:
@@ -98,7 +109,9 @@ def settings_from(config: Mapping[str, Any]) -> Settings:
                 f"rule_dirs[{raw_dir!r}]: unknown dialect {dialect!r} "
                 f"(known: {', '.join([*DIALECTS, DIALECT_OFF])})"
             )
-    return Settings(names, rule_dirs, always_apply, values["max_docs"], values["watch"])
+    allowed = tuple(Path(p).expanduser().resolve() for p in values["import_allow"])
+    imports = ImportPolicy(allowed_roots=allowed, block="scoped_docs")
+    return Settings(names, rule_dirs, always_apply, values["max_docs"], values["watch"], imports)
 
 
 def _rule_dir(raw: str) -> str:

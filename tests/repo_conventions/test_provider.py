@@ -59,9 +59,14 @@ def test_sample_repo_sections_imports_and_stripping(sample: Path) -> None:
     assert (sample / "docs/testing.md").read_text().splitlines()[0] in agents
     assert "See @docs/architecture.md for the big picture." in agents
     assert "@./docs/style.md" not in agents
-    # Failures are one-line notes, never errors.
-    assert "[import @docs/missing.md from AGENTS.md not loaded: does not exist]" in agents
-    assert "[import @../outside.md from AGENTS.md not loaded: outside the repository]" in agents
+    # An @ naming no file is no import: left as written, no note (issue 22 item 6).
+    assert "\n@docs/missing.md\n" in agents
+    assert "does not exist" not in agents
+    # Failures are one-line notes, never errors; a refusal says how to allow it.
+    assert (
+        "[import @../outside.md from AGENTS.md not loaded: outside the repository (to read "
+        'it: its directory in import_allow, in the provider "repo_conventions" block)]'
+    ) in agents
     assert "import cycle" in agents
 
 
@@ -98,7 +103,7 @@ def test_file_deleted_between_turns(sample: Path) -> None:
     (sample / "AGENTS.md").unlink()
     after = texts(collect(sample, provider=provider))
     assert "AGENTS.md" not in after
-    assert "[import @AGENTS.md from CLAUDE.md not loaded: does not exist]" in after["CLAUDE.md"]
+    assert after["CLAUDE.md"] == "@AGENTS.md\n"  # no such file: left as written (issue 22 item 6)
 
 
 @pytest.mark.parametrize(
@@ -143,7 +148,11 @@ def test_symlinks_out_of_the_repo_are_refused(tmp_path: Path) -> None:
     result = collect(repo)
     joined = "".join(s.text for s in result.sections)
     assert "TOP SECRET" not in joined
-    assert "[import @docs/link.md from GEMINI.md not loaded: outside the repository]" in joined
+    assert (
+        "[import @docs/link.md from GEMINI.md not loaded: outside the repository: a link to a "
+        "file outside it (to read it: the directory it links to in import_allow, in the "
+        'provider "repo_conventions" block)]'
+    ) in joined
 
 
 def test_symlink_inside_the_repo_is_followed(tmp_path: Path) -> None:
@@ -172,9 +181,39 @@ def test_home_imports_need_an_allowlist(tmp_path: Path, monkeypatch: pytest.Monk
     repo.mkdir()
     (repo / "AGENTS.md").write_text("# Root\n\n@~/personal.md\n")
     denied = texts(collect(repo))["AGENTS.md"]
-    assert "home-directory imports are not allowed" in denied
+    assert 'import_allow = ["~"] in the provider "repo_conventions" block' in denied
     allowed = texts(collect(repo, import_allow=[str(home)]))["AGENTS.md"]
     assert "personal preferences" in allowed
+
+
+def test_claude_home_import_note_says_how_to_allow_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22 item 7: Claude Code's documented ``@~/.claude/...`` import is refused
+    without ``import_allow``, and the note names the setting that allows it; with
+    ``import_allow = ["~/.claude"]`` it resolves under that directory, as documented."""
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "my-project-instructions.md").write_text("Use tabs, always.\n")
+    (home / "elsewhere.md").write_text("NOT ALLOWED\n")
+    monkeypatch.setenv("HOME", str(home))
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "CLAUDE.md").write_text(
+        "# Individual Preferences\n\n- @~/.claude/my-project-instructions.md\n\n@~/elsewhere.md\n"
+    )
+    denied = texts(collect(repo))["CLAUDE.md"]
+    assert (
+        "[import @~/.claude/my-project-instructions.md from CLAUDE.md not loaded: outside the "
+        'repository (to read it: import_allow = ["~/.claude"] in the provider '
+        '"repo_conventions" block)]'
+    ) in denied
+    assert str(home) not in denied  # no machine path of the user's
+    allowed = texts(collect(repo, import_allow=["~/.claude"]))["CLAUDE.md"]
+    assert "- @~/.claude/my-project-instructions.md\n\nUse tabs, always.\n" in allowed
+    # Only that directory: a home file beside it is still refused, with its own hint.
+    assert "NOT ALLOWED" not in allowed
+    assert 'import_allow = ["~"] in the provider "repo_conventions" block' in allowed
 
 
 def test_crlf_files_are_normalised(tmp_path: Path) -> None:

@@ -51,6 +51,7 @@ def test_capabilities_declare_dynamic_stability_and_schema() -> None:
         "rule_dirs": AttrType.MAP_STRING,
         "always_apply": AttrType.STRING,
         "max_docs": AttrType.NUMBER,
+        "import_allow": AttrType.LIST_STRING,
         "watch": AttrType.BOOL,
     }
     assert made.identity().name == "scoped-docs"
