@@ -223,8 +223,8 @@ def _import(
     resolved = confine(root, candidate, allowed=policy.allowed_roots)
     if resolved is None:
         return note(refusal(root, target, candidate, policy.allowed_roots, policy.block))
-    if _absent(resolved, loaded):
-        return None
+    if not ref.from_root and _absent(resolved, loaded):
+        return None  # an @ naming no file: no import (a #[[file:]] always is one)
     if len(chain) > policy.max_depth:
         return note(f"deeper than {policy.max_depth} imports")
     if resolved in chain:
