@@ -1,7 +1,7 @@
 """``context-providers`` (or ``python -m providers``): the bundle's own command.
 
 Its subcommands: the main job, ``preview DIR`` (see providers.cli.preview); ``setup
-CLIENT``, ``doctor``, ``hook CLIENT`` and ``mcp``, which serve the providers to Claude
+CLIENT``, ``doctor``, ``trust``, ``hook CLIENT`` and ``mcp``, which serve the providers to Claude
 Code, Gemini CLI and Codex CLI through their hooks or as an MCP server (see
 providers.clients). The providers
 themselves are each their own console script. Grpc is imported
@@ -25,6 +25,7 @@ COMMANDS = {
     "explain": "providers.cli.explain:main",
     "setup": "providers.clients.commands:setup_main",
     "doctor": "providers.clients.commands:doctor_main",
+    "trust": "providers.clients.commands:trust_main",
     "hook": "providers.clients.commands:hook_command_main",
     "mcp": "providers.clients.mcp_server:main",
 }
@@ -57,6 +58,7 @@ def _epilog() -> str:
         "  setup CLIENT  register the hooks that serve the providers to claude, gemini\n"
         "                or codex (--scope user|project, --print, --remove)\n"
         "  doctor        running background processes, hook settings, last problems\n"
+        "  trust [DIR]   let the hooks and the MCP server use DIR's agent.hcl as it is now\n"
         "  hook CLIENT   what a client's hook runs (reads the hook input on stdin)\n"
         "  mcp           the providers as a stdio MCP server, in the working directory's\n"
         "                repository (clients start it: setup CLIENT --mcp registers it)\n\n"

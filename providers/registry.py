@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from providers.core.provider import AnswerSentHook, ContextProvider, RenderHook
 from providers.core.render_tree import Node
+from providers.core.types import ConfigAttribute
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,14 @@ class ProviderEntry:
     @property
     def module(self) -> str:
         return f"providers.{self.package}"
+
+    def schema(self) -> tuple[ConfigAttribute, ...]:
+        """The provider's config schema (its ``settings.SCHEMA``), without loading the
+        provider itself: hosts read it to vet a block before anything starts."""
+        schema: tuple[ConfigAttribute, ...] = importlib.import_module(
+            f"{self.module}.settings"
+        ).SCHEMA
+        return schema
 
     @property
     def factory(self) -> str:

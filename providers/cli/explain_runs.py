@@ -17,8 +17,9 @@ from typing import Any
 from providers.core.budget import FallbackCounter
 from providers.core.provider import contribute
 from providers.core.types import ContextRequest, Contribution, ModelTarget, Section
-from providers.host.agent_config import AgentConfig, ConfigError, repository_agent_config
+from providers.host.agent_config import AgentConfig, ConfigError
 from providers.host.decode import DecodeError, decode_block
+from providers.host.repo_config import resolve
 from providers.registry import PROVIDERS, ProviderEntry, ProviderHandle, by_published
 
 AMPLE = 1 << 24
@@ -41,7 +42,7 @@ def declared_providers(directory: Path) -> tuple[dict[str, Declared], str]:
     """Each of our providers as the repository's ``agent.hcl`` declares it (its defaults
     without one), and a line saying which."""
     try:
-        agent = repository_agent_config(directory)
+        agent = resolve(directory, gate=False).config
     except (ConfigError, OSError, ValueError) as error:
         found = {e.package: Declared(e, {}, f"agent.hcl not read ({error})") for e in PROVIDERS}
         return found, f"agent.hcl: not read ({error}); the providers' defaults"

@@ -40,13 +40,11 @@ from providers.goplugin.convert import section_text
 from providers.host.agent_config import (
     AgentConfig,
     ConfigError,
-    default_agent_config,
-    load_agent_config,
 )
 from providers.host.bringup import open_plugins
 from providers.host.chain import Section, TurnResult, assemble_prompt, run_turn
 from providers.host.render import rendered_turn
-from providers.repository.layout import dot_git_above
+from providers.host.repo_config import resolve
 
 EXIT_FAILED = 1
 """No provider could start: the preview has nothing to show."""
@@ -124,38 +122,27 @@ def run(
         return EXIT_ERROR
     directory = directory.resolve()
     try:
-        config, which = preview_config(directory)
+        resolved = resolve(directory, gate=False)
     except ConfigError as exc:
         sys.stderr.write(f"error: {exc}\n")
         return EXIT_ERROR
     script = load_script(directory)
     with previewed_repository(directory, scratch=scratch) as where:
-        out.write(f"{where.note}\n({which})\n")
+        out.write(f"{where.note}\n({resolved.source_line})\n")
+        for note in resolved.notes:
+            out.write(f"(note: {note})\n")
         if script.note:
             out.write(f"(note: {script.note})\n")
         out.write("\n")
         return _run(
             where.working_directory,
-            config,
+            resolved.config,
             script,
             out,
             edit=where.scratch,
             render=render,
             kernel_compat=kernel_compat,
         )
-
-
-def preview_config(directory: Path) -> tuple[AgentConfig, str]:
-    """The agent.hcl of ``directory`` or of its repository's root, else the four providers
-    with their defaults; and a line saying which."""
-    dot_git = dot_git_above(directory)
-    for place in (directory, dot_git.parent if dot_git is not None else None):
-        if place is not None and (place / "agent.hcl").is_file():
-            return load_agent_config(place / "agent.hcl"), f"providers: {place / 'agent.hcl'}"
-    return (
-        default_agent_config(directory),
-        "providers: no agent.hcl here, so the four providers with their defaults",
-    )
 
 
 def load_script(directory: Path) -> Script:

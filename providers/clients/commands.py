@@ -1,4 +1,5 @@
-"""The bridge's shell commands: ``context-providers setup``, ``doctor`` and ``hook``.
+"""The bridge's shell commands: ``context-providers setup``, ``doctor``, ``trust`` and
+``hook``.
 
 ``hook`` is here for completeness (``context-providers hook claude < input.json``);
 the command ``setup`` writes runs ``providers/clients/hook.py`` directly, which skips
@@ -12,8 +13,11 @@ import sys
 from pathlib import Path
 
 from providers.cli.console import CommandParser
-from providers.clients import doctor, facts, mcp_setup, setup
+from providers.clients import doctor, facts, mcp_setup, places, setup, wire
 from providers.clients.hook import main as hook_main
+from providers.host.agent_config import ConfigError
+from providers.host.repo_config import resolve
+from providers.host.trust import AGENT_HCL, TrustStore, foreign_owner
 
 SETUP_DESCRIPTION = """\
 Register the context-providers hooks in a client's settings (merged into what is
@@ -121,3 +125,66 @@ def doctor_main(args: list[str], *, prog: str) -> int:
 def hook_command_main(args: list[str], *, prog: str) -> int:
     del prog
     return hook_main(args)
+
+
+TRUST_DESCRIPTION = """\
+Trust a repository's agent.hcl for the hooks and the MCP server (they start in every
+repository you open, so until you trust one they use the four default providers and
+ignore its agent.hcl; a repository owned by another user gets nothing). Trust names the
+repository and its agent.hcl as it is now: when agent.hcl changes, run this again.
+Even a trusted agent.hcl cannot name a program or a place outside the repository (git
+status's git, import_allow): set those in your own ~/.config/context-providers/config.hcl."""
+
+
+def trust_main(args: list[str], *, prog: str) -> int:
+    parser = CommandParser(
+        prog=prog,
+        description=TRUST_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "directory", nargs="?", type=Path, default=Path("."), help="the repository (.)"
+    )
+    parser.add_argument("--remove", action="store_true", help="trust it no more")
+    parser.add_argument("--list", action="store_true", help="the repositories you trust")
+    parsed = parser.parse_args(args)
+    store = TrustStore()
+    if parsed.list:
+        records = store.records()
+        sys.stdout.write("".join(f"{root}\n" for root in records) or "(none)\n")
+        return 0
+    directory = parsed.directory.expanduser()
+    if not directory.is_dir():
+        sys.stderr.write(f"error: no such directory: {directory}\n")
+        return 1
+    root = Path(places.repository_root(str(directory)) or directory.resolve())
+    if parsed.remove:
+        found = store.forget(root)
+        _restart_background(root)
+        sys.stdout.write(f"{root}: {'no longer trusted' if found else 'was not trusted'}\n")
+        return 0
+    try:
+        verdict = store.trust(root)
+        refused = resolve(root, gate=False).notes
+    except (OSError, ConfigError) as error:
+        sys.stderr.write(f"error: {error}\n")
+        return 1
+    _restart_background(root)
+    hcl = root / AGENT_HCL
+    what = f"its {hcl} as it is now" if hcl.is_file() else "(it has no agent.hcl)"
+    sys.stdout.write(f"{verdict.root}: trusted, {what}\n")
+    owner = foreign_owner(root)
+    if owner is not None:
+        sys.stdout.write(f"note: it is owned by another user (uid {owner})\n")
+    sys.stdout.writelines(f"note: {note}\n" for note in refused)
+    return 0
+
+
+def _restart_background(root: Path) -> None:
+    """Stop ``root``'s background process, if one runs: the next hook starts one that
+    reads the trust anew."""
+    try:
+        path = places.socket_path(places.runtime_dir(create=False), str(root))
+        wire.call(path, "stop", timeout=2.0)
+    except (OSError, wire.WireError):
+        pass

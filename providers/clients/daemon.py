@@ -39,15 +39,11 @@ from providers.clients import places, wire
 from providers.clients.deltas import KINDS, Kind
 from providers.clients.memory import MemoryStore
 from providers.clients.service import Bridge
-from providers.core.identity import SOURCE, package_version
-from providers.host.agent_config import (
-    AgentConfig,
-    ConfigError,
-    ProviderDeclaration,
-    load_agent_config,
-)
+from providers.core.identity import package_version
+from providers.host.agent_config import AgentConfig, ConfigError, default_agent_config
 from providers.host.bringup import Plugins, bring_up_all
-from providers.registry import PROVIDERS, by_published
+from providers.host.repo_config import Resolved, our_entry, resolve
+from providers.host.trust import TrustStore
 
 log = logging.getLogger("providers.clients")
 
@@ -70,35 +66,26 @@ def idle_seconds() -> float:
     return value if value > 0 else IDLE_S
 
 
-def default_config(root: Path) -> AgentConfig:
-    """The four providers with their defaults, as if ``agent.hcl`` declared them."""
-    return AgentConfig(
-        root / "agent.hcl",
-        tuple(
-            ProviderDeclaration(e.package, f"{SOURCE}/{e.published}", package_version(), {})
-            for e in PROVIDERS
-        ),
-    )
-
-
-def repository_config(root: Path) -> tuple[AgentConfig, str | None]:
-    """``agent.hcl``'s providers when the repository has one that loads, else the four
-    defaults (and why)."""
-    path = root / "agent.hcl"
-    if not path.is_file():
-        return default_config(root), None
+def repository_config(root: Path) -> Resolved:
+    """The providers this repository gets (:func:`providers.host.repo_config.resolve`,
+    gated by the user's trust); an ``agent.hcl`` that does not load gives the four
+    defaults, and says why."""
     try:
-        return load_agent_config(path), None
+        return resolve(root, gate=True)
     except ConfigError as error:
-        return default_config(root), f"{error}; using the four default providers"
+        verdict = TrustStore().verdict(root)
+        return Resolved(
+            default_agent_config(root),
+            (f"{error}; using the four default providers",),
+            verdict,
+        )
 
 
 def kinds_of(config: AgentConfig, stabilities: Mapping[str, str]) -> dict[str, Kind]:
     """Local name -> kind: ours by their source, any other by its stability."""
     kinds: dict[str, Kind] = {}
     for declaration in config.providers:
-        head, _, tail = declaration.source.rpartition("/")
-        entry = by_published(tail) if head == SOURCE else None
+        entry = our_entry(declaration)
         if entry is not None:
             kinds[declaration.local_name] = KINDS[entry.package]
         else:
@@ -123,6 +110,8 @@ class Daemon:
         self.bridge: Bridge | None = None
         self.session = Plugins()
         self.warnings: list[str] = []
+        self.trust = ""
+        """The repository's trust state (``providers.host.trust.State``'s value)."""
         self._state = threading.Lock()
         self._lock_fd = -1
         self._server: socket.socket | None = None
@@ -161,10 +150,12 @@ class Daemon:
     def bring_up(self) -> None:
         started = time.monotonic()
         try:
-            config, problem = repository_config(self.root)
-            if problem:
-                self.warnings.append(problem)
-            bring_up_all(config, self.session, log_sink=log.info, concurrently=True)
+            resolved = repository_config(self.root)
+            config = resolved.config
+            self.warnings.extend(resolved.notes)
+            self.trust = resolved.verdict.state.value if resolved.verdict else ""
+            if resolved.served:
+                bring_up_all(config, self.session, log_sink=log.info, concurrently=True)
             self.warnings.extend(self.session.warnings)
             for warning in self.warnings:
                 log.warning("%s", warning)
@@ -281,6 +272,7 @@ class Daemon:
             "idle_limit_s": self.idle,
             "ready": self.ready.is_set(),
             "providers": [s.name for s in self.session.slots],
+            "trust": self.trust,
             "sessions": self.bridge.store.live() if self.bridge else 0,
             "warnings": list(self.warnings),
         }

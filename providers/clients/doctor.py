@@ -1,8 +1,9 @@
 """``context-providers doctor``: what the bridge is doing, and what went wrong lately.
 
-Three parts: the background processes running for this user (each asked for its
+Four parts: the background processes running for this user (each asked for its
 status on its socket), the settings in force for each client (project and user files:
-our hooks in them, and where our MCP server is registered), and the last problems from
+our hooks in them, and where our MCP server is registered), whether the user trusts the
+repository's ``agent.hcl`` (:mod:`providers.host.trust`), and the last problems from
 the log (hooks and MCP servers that gave up, providers that failed). Reads only; never
 starts anything.
 """
@@ -20,6 +21,7 @@ from typing import Any
 from providers.clients import facts, mcp_setup, places, wire
 from providers.clients.sections import SERVER_NAME
 from providers.clients.setup import SetupError, is_ours, load, settings_path
+from providers.host.trust import TrustStore
 
 PROBLEM_WORDS = (" WARNING ", " ERROR ", " hook[", " mcp[")
 """Log lines worth showing: warnings, errors, and every line a hook or an MCP server
@@ -112,6 +114,11 @@ def report(repo: Path, limit: int = 20) -> str:
             server = mcp_registered(client, scope, repo)
             if server is not None:
                 out.append(f"  {client:<6} {scope:<7} {server}: MCP server {SERVER_NAME}")
+    out.append("")
+    verdict = TrustStore().verdict(Path(places.repository_root(str(repo)) or repo))
+    out.append(f"Trust (for {verdict.root}): {verdict.state.value}")
+    if verdict.note():
+        out.append(f"  {verdict.note()}")
     out.append("")
     out.append(f"Last problems ({places.log_path()}):")
     lines = problems(limit)

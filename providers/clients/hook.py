@@ -3,7 +3,8 @@ background process and print its answer. Never in the way: it always exits 0, in
 and prints nothing when anything goes wrong (the reason goes to the log).
 
 Run by ``setup``'s command line as a file, ``PYTHON -S -E -s .../clients/hook.py CLIENT
-[start=N prompt=N tool=N]``: no ``site`` (3-30 ms: .pth files, editable finders), so
+[start=N prompt=N tool=N]`` (inside a ``/bin/sh`` guard that exits 0 when either is
+gone: ``setup.GUARD``): no ``site`` (3-30 ms: .pth files, editable finders), so
 this module and the two it imports (``places``, ``wire``: found beside it, as the
 script's directory is first on ``sys.path``) use nothing but ``os``, ``sys``, ``time``
 and ``_socket``. The JSON input is not even parsed here: the hook finds the repository
@@ -86,7 +87,8 @@ def start_background(root: str) -> None:
         os.dup2(null, 1)
         os.dup2(null, 2)  # the background process logs to the log file itself
         os.chdir("/")
-        os.execv(sys.executable, [sys.executable, "-m", DAEMON_MODULE, root])
+        # -P: "/" is the working directory now, and must not be first on sys.path either
+        os.execv(sys.executable, [sys.executable, "-P", "-m", DAEMON_MODULE, root])
     finally:
         os._exit(127)
 

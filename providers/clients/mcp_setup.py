@@ -37,6 +37,10 @@ CODEX_STARTUP_S = 40
 """Codex's wait for a required server: more than the server's own for its instructions
 (sections.INSTRUCTIONS_WAIT_S; Codex's default is shorter)."""
 MODULE_ARGS = ("-m", "providers", "mcp")
+SAFE_PATH = "-P"
+"""Python's safe-path flag: ``-m`` would put the working directory (the client starts the
+server in the repository) first on ``sys.path``, so a ``providers.py``, ``providers/``
+or ``argparse.py`` there would run as the user."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,7 @@ class McpPlan:
 
 
 def server_args(client: str, options: Sequence[str] = ()) -> tuple[str, ...]:
-    return (*MODULE_ARGS, "--client", client, *options)
+    return (SAFE_PATH, *MODULE_ARGS, "--client", client, *options)
 
 
 def plan_for(client: str, scope: str, repo: Path, options: Sequence[str] = ()) -> McpPlan:
@@ -71,9 +75,13 @@ def plan_for(client: str, scope: str, repo: Path, options: Sequence[str] = ()) -
 
 
 def is_ours(entry: Any) -> bool:
-    """Our server's entry: it runs ``-m providers mcp``."""
+    """Our server's entry: it runs ``-m providers mcp`` (after ``-P`` since it must; an
+    entry written before without it is ours too, and is replaced)."""
     args = entry.get("args") if isinstance(entry, dict) else None
-    return isinstance(args, list) and tuple(args[: len(MODULE_ARGS)]) == MODULE_ARGS
+    if not isinstance(args, list):
+        return False
+    words = args[1:] if args[:1] == [SAFE_PATH] else args
+    return tuple(words[: len(MODULE_ARGS)]) == MODULE_ARGS
 
 
 RULE = f"mcp__{SERVER_NAME}"

@@ -46,12 +46,21 @@ class Plan:
     events: tuple[str, ...]
 
 
+GUARD = '[ -x "$0" ] && [ -f "$4" ] || exit 0; "$0" "$@" 2>/dev/null; exit 0'
+"""The shell words around the hook: the clients run a hook command through a shell and
+treat a failing one as a reason to stop (Claude Code blocks the prompt on exit 127;
+Gemini CLI and Codex CLI send no request), so when the interpreter or the hook file is
+gone (``pip uninstall`` without ``setup --remove``, a venv rebuilt on another Python) the
+command exits 0 and prints nothing; and whatever the hook does, it exits 0. Run by
+``/bin/sh`` whatever the user's shell is: only the ``/bin/sh -c '...'`` words meet it."""
+
+
 def hook_command(client: str, options: Sequence[str] = ()) -> str:
-    """The command line: this interpreter, without ``site`` (the hook needs none), on
-    the hook file itself."""
+    """The command line: ``/bin/sh`` running :data:`GUARD` around this interpreter,
+    without ``site`` (the hook needs none), on the hook file itself."""
     hook_file = os.path.realpath(hook_module.__file__)
-    words = [sys.executable, "-S", "-E", "-s", hook_file, client, *options]
-    return shlex.join(words)
+    words = ["/bin/sh", "-c", GUARD, sys.executable, "-S", "-E", "-s", hook_file, client]
+    return shlex.join([*words, *options])
 
 
 def events_for(client: str, parts: Sequence[str] = PARTS) -> tuple[str, ...]:

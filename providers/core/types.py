@@ -97,6 +97,10 @@ class ConfigAttribute:
     """The type's zero value (``""``, ``0``, ``[]``, ``{}``) means the default: the
     spec lets a kernel send it for an omitted attribute. False where the zero is a
     setting of its own (``recent_commits = 0``: no commits), and for bools."""
+    user_only: bool = False
+    """The attribute names a program or a place outside the repository: a host takes it
+    from the user's own configuration only, never from a repository's ``agent.hcl`` (a
+    repository nobody vetted must not choose what runs or what is read; README, Safety)."""
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "The git executable: a name looked up on PATH, or a path.",
         default="git",
         zero_is_default=True,
+        user_only=True,
     ),
     ConfigAttribute(
         "timeout_ms",

@@ -187,15 +187,6 @@ def default_agent_config(directory: Path, *, global_config: Path | None = None) 
     return AgentConfig(directory / "agent.hcl", declarations, overrides, declared=False)
 
 
-def repository_agent_config(directory: Path, *, global_config: Path | None = None) -> AgentConfig:
-    """``directory/agent.hcl`` when there is one (its errors are the user's to see), else
-    the four providers with their defaults (:attr:`AgentConfig.declared` says which)."""
-    path = directory / "agent.hcl"
-    if path.is_file():
-        return load_agent_config(path, global_config=global_config)
-    return default_agent_config(directory, global_config=global_config)
-
-
 def load_dev_overrides(path: Path | None) -> dict[str, str]:
     """``dev_overrides { name = "/path/to/binary" }`` from the global config.hcl, if any."""
     if path is None or not path.is_file():
@@ -208,6 +199,22 @@ def load_dev_overrides(path: Path | None) -> dict[str, str]:
                 raise ConfigError(f'registry: dev_overrides: "{name}": invalid attribute value')
             overrides[name] = value
     return overrides
+
+
+def load_user_blocks(path: Path | None) -> dict[str, dict[str, Any]]:
+    """``provider "NAME" { ... }`` blocks of the user's own context-providers config
+    (:func:`user_config_path`): attributes every repository gets, the ``user_only`` ones
+    (a program, a place outside the repository) included, which no repository may set."""
+    if path is None or not path.is_file():
+        return {}
+    blocks = _blocks(path, _load_hcl(path), {"provider": 1})
+    return {name: dict(body) for name, body in blocks.get("provider", [])}
+
+
+def user_config_path() -> Path:
+    """``$XDG_CONFIG_HOME/context-providers/config.hcl`` (``~/.config/...``)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "context-providers" / "config.hcl"
 
 
 def _default_global_config() -> Path | None:

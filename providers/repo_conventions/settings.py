@@ -72,6 +72,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "Directories outside the repository that @imports may read (~ expands; "
         "allows @~/ imports when it includes the home directory).",
         default=(),
+        user_only=True,
     ),
     ConfigAttribute(
         "max_file_bytes",

@@ -59,6 +59,7 @@ SCHEMA: tuple[ConfigAttribute, ...] = (
         "expands; allows @~/ imports when it includes the home directory), as repo "
         "conventions' import_allow does for the root's files.",
         default=(),
+        user_only=True,
     ),
     ConfigAttribute(
         "watch",

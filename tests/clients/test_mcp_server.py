@@ -32,7 +32,7 @@ FILES = {
     "src/app.py": "print('app')\n",
     **{f"lib/module_{i:02d}.py": f"X = {i}\n" for i in range(40)},
 }
-SERVER = (sys.executable, "-m", "providers", "mcp")
+SERVER = (sys.executable, "-P", "-m", "providers", "mcp")
 STEPS = [
     Call("git_status"),  # 0
     Call("file_tree", {"directory": "src"}),  # 1

@@ -79,7 +79,7 @@ def test_setup_mcp_merges_is_idempotent_and_removes_exactly_its_own(
     first = setup(args, home, repo)
     assert first.returncode == 0, first.stderr
     entry = registered(client, path)
-    assert entry["args"] == ["-m", "providers", "mcp", "--client", client]
+    assert entry["args"] == ["-P", "-m", "providers", "mcp", "--client", client]
     assert Path(str(entry["command"])).name.startswith("python")
     if client == "codex":
         table = tomllib.loads(path.read_text())
