@@ -9,7 +9,9 @@ this module, argparse and ``site`` altogether.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 from pathlib import Path
 
 from providers.cli.console import CommandParser
@@ -181,10 +183,13 @@ def trust_main(args: list[str], *, prog: str) -> int:
 
 
 def _restart_background(root: Path) -> None:
-    """Stop ``root``'s background process, if one runs: the next hook starts one that
-    reads the trust anew."""
+    """Stop ``root``'s background process, if one runs, and wait (5 s at most) until its
+    socket is gone: the next hook starts one that reads the trust anew."""
     try:
         path = places.socket_path(places.runtime_dir(create=False), str(root))
         wire.call(path, "stop", timeout=2.0)
     except (OSError, wire.WireError):
-        pass
+        return
+    deadline = time.monotonic() + 5.0
+    while os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.02)
