@@ -65,15 +65,10 @@ class LeftOut:
 
 @dataclass(frozen=True)
 class Scratch:
-    """A scratch copy: its work tree, and what its commit lacks (in git's order)."""
+    """A scratch copy: its work tree, and what its commit lacks (by path)."""
 
     root: Path
     left_out: tuple[LeftOut, ...] = ()
-
-
-def scratch_repository(source: Path, into: Path) -> Path:
-    """A git repository copy of ``source`` with everything git can add committed."""
-    return scratch_copy(source, into).root
 
 
 def scratch_copy(source: Path, into: Path) -> Scratch:
