@@ -5,7 +5,8 @@ without the kernel) are Unix filters: they write to stdout and are piped into
 ``head`` and ``less``. So a reader that goes away ends them the way it ends
 ``cat`` (killed by SIGPIPE, no traceback), Ctrl-C ends them with 130 and one
 line, and a bad argument is reported like
-every other bad input, naming the spec's error category, exit 2. Never used
+every other bad input, naming the spec's error category, exit 2 (as is a
+classified failure no command caught: a scratch copy git could not make). Never used
 on the plugin path: there stdout belongs to the go-plugin handshake.
 """
 
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from providers.core.errors import invalid_request
+from providers.core.errors import ProviderError, invalid_request
 
 EXIT_ERROR = 2
 """Bad input, as argparse and the standalone commands have always exited."""
@@ -58,6 +59,10 @@ def run_command(main: Callable[[], int]) -> int:
         if not _stdout_reader_gone():
             raise
         _die_of_sigpipe()
+    except ProviderError as error:
+        # Classified (a scratch copy that could not be made): one line, no traceback.
+        sys.stderr.write(f"error: {error}\n")
+        return EXIT_ERROR
     except KeyboardInterrupt:
         # Ctrl-C: context managers have unwound (plugins stopped, scratch copies gone);
         # a shell expects 130 and no traceback.

@@ -17,7 +17,8 @@ file is edited the way an agent would (a line appended), so every provider
 has something real to show.
 
 Exit 0 after a session, 2 on bad input (no such directory, a broken
-``agent.hcl``), 1 when no provider could start (said first, on stderr).
+``agent.hcl``) or a scratch copy git could not make (one line naming the
+category), 1 when no provider could start (said first, on stderr).
 """
 
 from __future__ import annotations

@@ -6,23 +6,33 @@ would make of it: the repository around it. A folder in no repository, or
 one asked for with ``--scratch`` (``sample_repo``, a project of its own
 inside this checkout), is copied into a fresh git repository with one
 commit and previewed there; the folder itself is never written to. Nothing here
-imports grpc: the standalone commands use it too. These git runs write (a
-repository of our own making), which ``repository.gitexec`` never does, so
-they are started here, with its environment rules.
+imports grpc: the standalone commands use it too. git runs through
+``repository.gitexec`` (its environment, its guard on the repository), as
+everywhere; these runs write, in a repository of our own making.
+
+The commit holds what git can add, and the note names what it could not, as
+git lists it: a nested repository without commits (one entry, ``inner/``;
+one with commits is committed as git adds it, a gitlink), a name git refuses
+(``.git`` in another case, ``git~1``, a ``.gitmodules`` symlink, ...) and a
+file that could not be copied (a named pipe). What is left out stays in the
+copy, untracked, as it would in the user's own repository. A copy that
+cannot be made at all is a :class:`ProviderError` (``source_unavailable``),
+one line for the shell commands.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
-import subprocess
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from providers.repository.gitexec import sanitized_environment
+from providers.core.errors import ProviderError, source_unavailable
+from providers.repository.gitexec import GitError, GitRunner
 from providers.repository.layout import dot_git_above
 
 _GIT_IDENTITY = {
@@ -37,27 +47,99 @@ COPY_LIMIT = 5000
 preview (and a directory that big is rarely a sample), so the repository around it is
 shown instead and the command says so."""
 
+NAMED_LEFT_OUT = 5
+"""Most entries the note names of those the commit lacks; it counts the rest."""
 
-def scratch_repository(source: Path, into: Path) -> Path:
-    """A git repository copy of ``source`` with everything committed."""
+NO_COMMIT = "a git repository without commits, untracked"
+REFUSED = "a name git refuses, untracked"
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """An entry of the folder the scratch commit lacks, and why."""
+
+    path: str
+    """Relative to the folder, as git lists it: a directory ends in ``/``."""
+    why: str
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """A scratch copy: its work tree, and what its commit lacks (by path)."""
+
+    root: Path
+    left_out: tuple[LeftOut, ...] = ()
+
+
+def scratch_copy(source: Path, into: Path) -> Scratch:
+    """A git repository copy of ``source`` in ``into``, what git can add committed, and
+    what it could not; :class:`ProviderError` (``source_unavailable``) when the copy or
+    git fails outright."""
     target = into / source.name
-    # A repository's own .git is not copied: the copy gets a history of its own.
-    shutil.copytree(source, target, symlinks=True, ignore=_top_level_git(source))
-    # Without GIT_DIR, GIT_WORK_TREE and the like: run from a git hook (or any shell that
-    # set them), these commands would commit into the user's repository instead.
-    env = {**sanitized_environment(), **_GIT_IDENTITY}
-    # The user's global config still applies: a signing or hook setting must not stop
-    # a throwaway commit.
-    git = ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"]
-    commit = ["commit", "-q", "--no-verify", "-m", "Initial commit"]
-    for args in (["init", "-q"], ["add", "-A"], commit):
-        subprocess.run(
-            [*git, "-C", str(target), *args],
-            check=True,
-            capture_output=True,
-            env=env,
-        )
-    return target
+    not_copied: list[LeftOut] = []
+    try:
+        # A repository's own .git is not copied: the copy gets a history of its own.
+        shutil.copytree(source, target, symlinks=True, ignore=_top_level_git(source))
+    except shutil.Error as exc:  # every entry that could be copied was
+        not_copied = _not_copied(source, exc.args[0])
+    except OSError as exc:
+        raise _failed(source, str(exc)) from None
+    # Without GIT_DIR, GIT_WORK_TREE and the like (gitexec drops them): run from a git
+    # hook (or any shell that set them), these commands would commit into the user's
+    # repository instead. The user's global config still applies: a signing or hook
+    # setting must not stop a throwaway commit.
+    git = GitRunner({**os.environ, **_GIT_IDENTITY})
+    options = ["-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"]
+    try:
+        git.run(target, [*options, "init", "-q"])
+        # 1: some entries could not be added (named below); the others are.
+        git.run(target, [*options, "add", "-A", "--ignore-errors"], ok_codes=(0, 1))
+        # A nested repository is one entry (``inner/``), a refused name its own path.
+        _, out, _ = git.run(target, ["ls-files", "-z", "-o", "--exclude-standard"])
+        commit = ["commit", "-q", "--no-verify", "--allow-empty", "-m", "Initial commit"]
+        git.run(target, [*options, *commit])
+    except GitError as exc:
+        raise _failed(source, str(exc)) from None
+    left = [_left_out(target, os.fsdecode(p)) for p in out.split(b"\0") if p]
+    return Scratch(target, tuple(sorted({*left, *not_copied}, key=lambda e: e.path)))
+
+
+def _failed(source: Path, why: str) -> ProviderError:
+    return source_unavailable(f"cannot make a scratch git copy of {source}: {why}")
+
+
+def _left_out(target: Path, path: str) -> LeftOut:
+    """Why git left ``path`` (as ``ls-files`` lists it) out of the commit."""
+    if path.endswith("/") and os.path.lexists(target / path / ".git"):
+        return LeftOut(path, NO_COMMIT)
+    return LeftOut(path, REFUSED)
+
+
+def _not_copied(source: Path, errors: Sequence[tuple[str, str, str]]) -> list[LeftOut]:
+    """``shutil.Error``'s list (source, destination, why) as entries of ``source``."""
+    out = []
+    for src, _, why in errors:
+        rel = os.path.relpath(src, source)
+        reason = str(why).replace(src, "").strip(" :`'\"").removeprefix("is ")
+        out.append(LeftOut(rel, f"not copied: {reason}"))
+    return out
+
+
+def left_out_note(left_out: Sequence[LeftOut]) -> str:
+    """One line naming what a scratch commit lacks (the first few, then a count)."""
+    named = [f"{_shown(e.path)} ({e.why})" for e in left_out[:NAMED_LEFT_OUT]]
+    more = len(left_out) - len(named)
+    if more:
+        named.append(f"{more:,} more")
+    return "(left out of the scratch commit: " + ", ".join(named) + ")"
+
+
+def _shown(path: str) -> str:
+    """A path as shown: verbatim when plain, JSON-quoted when it would break a line."""
+    if path.isprintable() and path.strip() == path and '"' not in path and "\\" not in path:
+        return path
+    raw = path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return json.dumps(raw, ensure_ascii=False)
 
 
 def _top_level_git(source: Path) -> Callable[[str, list[str]], list[str]]:
@@ -124,9 +206,9 @@ def previewed_repository(directory: Path, *, scratch: bool = False) -> Iterator[
         )
         return
     with tempfile.TemporaryDirectory(prefix="preview-") as scratch_dir:
-        repo = scratch_repository(directory, Path(scratch_dir))
-        yield Previewed(
-            repo,
-            f"(repository: {directory}, as a scratch git copy with everything committed{why})",
-            scratch=True,
-        )
+        copy = scratch_copy(directory, Path(scratch_dir))
+        what = "everything git can add" if copy.left_out else "everything"
+        note = f"(repository: {directory}, as a scratch git copy with {what} committed{why})"
+        if copy.left_out:
+            note += "\n" + left_out_note(copy.left_out)
+        yield Previewed(copy.root, note, scratch=True)

@@ -6,10 +6,10 @@ repository it is about: ``--repo DIR`` is a working directory as the kernel
 would send it (inside a repository, that repository); a folder in no
 repository, or one named with ``--scratch`` (``--repo sample_repo --scratch``
 shows sample_repo, not the checkout around it), is previewed as a scratch git
-copy (``cli.scratch``).
+copy (``cli.scratch``; a second line names what its commit lacks).
 Tokens are counted with the kernel's fallback formula (there is no kernel to
-ask). Exit 0 on success; on bad input, exit 2 with a message naming the error
-category.
+ask). Exit 0 on success; on bad input, or a scratch copy git could not make, exit 2
+with a message naming the error category.
 """
 
 from __future__ import annotations
