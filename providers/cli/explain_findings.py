@@ -23,6 +23,7 @@ from providers.core.types import Section
 from providers.markdown import normalise_newlines, split_front_matter
 from providers.repo_conventions.discover import discover
 from providers.repo_conventions.settings import settings_from as conventions_settings
+from providers.repository.paths import ancestors
 from providers.repository.sources import Unavailable, read_text
 from providers.rules.catalog import Catalog
 from providers.rules.conventions import cwd_convention_paths
@@ -32,7 +33,6 @@ from providers.rules.frontmatter import FrontMatterError, parse_front_matter
 from providers.rules.globs import GlobError
 from providers.rules.load import CONTINUE_COLOCATED, Rule
 from providers.rules.nested_rules import NESTED_RULE_DIRS, owner
-from providers.scoped_docs.activation import ancestors
 from providers.scoped_docs.copies import ConventionCopies
 from providers.scoped_docs.settings import settings_from as scoped_settings
 

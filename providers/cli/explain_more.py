@@ -18,6 +18,7 @@ from providers.cli.explain_findings import CONVENTIONS, SCOPED, TREE, Item, Judg
 from providers.file_tree.settings import settings_from as tree_settings
 from providers.repo_conventions.settings import settings_from as conventions_settings
 from providers.repository.ignore import IgnoreRules, PatternSet, read_patterns
+from providers.repository.paths import ancestors
 from providers.rules.conventions import cwd_chain
 from providers.rules.load import Rule
 from providers.rules.skills import (
@@ -28,7 +29,6 @@ from providers.rules.skills import (
     load_skill,
     roots_present,
 )
-from providers.scoped_docs.activation import ancestors
 
 OTHER_IGNORE_FILES = (".aiexclude",)
 """Agents' ignore files not named ``.*ignore`` (Gemini Code Assist's ``.aiexclude``)."""

@@ -27,6 +27,7 @@ import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from providers.repository.paths import ancestors
 from providers.repository.wildmatch import Rule, compile_rules, path_bytes
 
 log = logging.getLogger(__name__)
@@ -134,12 +135,6 @@ def default_global_excludes(environ: Mapping[str, str]) -> Path | None:
     return None
 
 
-def _ancestors(rel: str) -> list[str]:
-    """Proper ancestor directories of ``rel``, shallowest first ("a", "a/b" for "a/b/c")."""
-    parts = rel.split("/")
-    return ["/".join(parts[:i]) for i in range(1, len(parts))]
-
-
 class PatternSet:
     """Gitignore-style patterns rooted at the repository root, applied on top of git's rules.
 
@@ -172,7 +167,9 @@ class PatternSet:
         """Whether ``rel`` or any of its ancestor directories matches."""
         if not self._specs:
             return False
-        return any(self.excluded(a, True) for a in _ancestors(rel)) or self.excluded(rel, is_dir)
+        return any(self.excluded(a, True) for a in reversed(ancestors(rel))) or self.excluded(
+            rel, is_dir
+        )
 
 
 class DirMatcher:
@@ -250,7 +247,7 @@ class IgnoreRules:
 
     def _matcher(self, rel_dir: str) -> DirMatcher:
         chain: list[tuple[int, Patterns]] = []
-        dirs = [*_ancestors(rel_dir), rel_dir] if rel_dir else []
+        dirs = [*reversed(ancestors(rel_dir)), rel_dir] if rel_dir else []
         for directory in reversed(["", *dirs]):
             spec = self._dir_spec(directory)
             if spec is not None:

@@ -33,6 +33,17 @@ def confine(root: Path, candidate: Path, *, allowed: Iterable[Path] = ()) -> Pat
     return None
 
 
+def ancestors(path: str) -> list[str]:
+    """Directories holding ``path`` (repo-relative POSIX), deepest first, without the root:
+    ``a/b/c`` -> ``a/b``, ``a``. The one such walk (ignore rules, scoped docs, explain)."""
+    found: list[str] = []
+    end = path.rfind("/")
+    while end > 0:
+        found.append(path[:end])
+        end = path.rfind("/", 0, end)
+    return found
+
+
 def repo_relative(root: Path, path: Path) -> str:
     """POSIX path of ``path`` relative to ``root`` (both resolved); "." for the root."""
     rel = path.relative_to(root)

@@ -17,6 +17,7 @@ from typing import Any
 
 from providers.core.deadline import NEVER, Deadline
 from providers.core.lru import LruMap
+from providers.repository.paths import ancestors
 from providers.rules.catalog import Catalog
 from providers.rules.glob_match import GlobMatch
 from providers.rules.load import Rule
@@ -38,16 +39,6 @@ class Activation:
     @property
     def specificity(self) -> tuple[int, int, int]:
         return self.match.specificity
-
-
-def ancestors(path: str) -> list[str]:
-    """Directories holding ``path`` (repo-relative POSIX), deepest first, without the root."""
-    found: list[str] = []
-    end = path.rfind("/")
-    while end > 0:
-        found.append(path[:end])
-        end = path.rfind("/", 0, end)
-    return found
 
 
 class SessionDocs:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from providers.core.budget import TokenCounter
 from providers.core.types import Section, Stability
+from providers.repository.paths import ancestors
 from providers.repository.sources import FileKey, file_key, file_keys
 from providers.rules.skill_listing import fit_listing
 from providers.rules.skills import (
@@ -36,7 +37,6 @@ from providers.rules.skills import (
     load_skill,
     roots_present,
 )
-from providers.scoped_docs.activation import ancestors
 
 LABEL = "skills for files touched"
 HEADER = "[Skills for the files touched: when a task matches one, read its SKILL.md.]"

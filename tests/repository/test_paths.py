@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from providers.repository.paths import confine, normalise_touched
+from providers.repository.paths import ancestors, confine, normalise_touched
 
 
 def test_confine_follows_symlinks_before_deciding(tmp_path: Path) -> None:
@@ -38,3 +38,8 @@ def test_files_touched_normalised_and_outside_ignored(tmp_path: Path) -> None:
     )
     assert touched.inside == ("src/a.py", "README.md", "src/new/file.py")
     assert set(touched.outside) == {"/etc/passwd", "../../x", ""}
+
+
+def test_ancestors_are_deepest_first_without_the_root() -> None:
+    assert ancestors("a/b/c.py") == ["a/b", "a"]
+    assert ancestors("top.py") == []

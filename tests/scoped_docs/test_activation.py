@@ -10,7 +10,7 @@ from providers.rules.dialects import DIALECTS
 from providers.rules.glob_match import GlobMatch
 from providers.rules.globs import GlobSet
 from providers.rules.load import Rule
-from providers.scoped_docs.activation import SessionDocs, ancestors
+from providers.scoped_docs.activation import SessionDocs
 from providers.scoped_docs.index import RuleIndex
 from tests.support.files import CountingReader, make_repo, write
 
@@ -43,11 +43,6 @@ def setup(tmp_path: Path, asked: list[str] | None = None) -> tuple[Catalog, Rule
             assert rule.globs is not None
             catalog.rules[path] = replace(rule, globs=CountingGlobs(rule.globs, asked))
     return catalog, RuleIndex(list(catalog.rules.values()))
-
-
-def test_ancestors_exclude_the_root() -> None:
-    assert ancestors("a/b/c.py") == ["a/b", "a"]
-    assert ancestors("top.py") == []
 
 
 def test_new_entries_are_those_not_seen_from_that_directory() -> None:
