@@ -67,8 +67,9 @@ def repo(bridge: BridgeEnv) -> Path:
 def test_a_hung_provider_costs_only_its_own_section() -> None:
     """With the hook's own bounds (hook.WAIT_S, hook.START_S): the session start answers
     well within its bound without the hung provider's section (the log says so), the
-    provider was told its deadline, and the prompts and tools after it answer in time
-    with the other providers' news while the hung calls still hang."""
+    provider was told its deadline (a shorter wait, a shorter deadline), and the prompts
+    and tools after it answer in time with the other providers' news while the hung
+    calls still hang."""
     env = BridgeEnv(wait_s=hook.WAIT_S, start_s=hook.START_S)
     try:
         told = env.base / "slow.log"
@@ -92,6 +93,16 @@ def test_a_hung_provider_costs_only_its_own_section() -> None:
         assert wait_until(lambda: "slow: no answer within" in env.log(), 5), env.log()
         budgets = [float(line) for line in told.read_text().split()]
         assert budgets and all(0 < b <= WORK_SHARE * hook.START_S for b in budgets), budgets
+
+        # The deadline is the hook's own (it sends how long it still waits), not the
+        # bound the background process was started with.
+        short = env.hook(
+            "gemini",
+            session_start("gemini", "short", repo),
+            cwd=repo,
+            extra_env={hook.ENV_START: "2.5"},
+        )
+        assert short.seconds < 2.5 and "On branch main" in short.context, short.seconds
 
         # Later events: the hung calls go on in the plugin; nothing waits for them.
         tool = env.hook("gemini", read_file("gemini", "s", repo, "src/auth/login.py"), cwd=repo)
