@@ -218,6 +218,7 @@ class Daemon:
     def _answer(self, conn: socket.socket) -> None:
         reader = wire.Reader(conn)
         verb, args, body = reader.message(time.monotonic() + REQUEST_WAIT_S)
+        received = time.monotonic()  # the hook's wait= counts from here
         if verb == "status":
             conn.sendall(wire.encode("ok", json.dumps(self.status()).encode()))
             return
@@ -241,23 +242,24 @@ class Daemon:
             return
         cwd, _, data = body.partition(b"\0")
         try:
-            reply = self.bridge.hook(args[0], os.fsdecode(cwd), data, args[1:])
+            reply = self.bridge.hook(args[0], os.fsdecode(cwd), data, args[1:], received)
         except (ValueError, TypeError) as error:
             conn.sendall(wire.encode("error", f"{args[0]}: {error}".encode()))
             return
         if reply.elsewhere:
             conn.sendall(wire.encode("elsewhere"))
             return
-        conn.sendall(wire.encode("ok", reply.output))
-        if reply.commit is not None:
-            try:
-                acked, _, _ = reader.message(time.monotonic() + ACK_WAIT_S)
-            except (OSError, wire.WireError):
-                acked = ""
-            if acked == "ack":
-                reply.commit()
-            else:
-                log.info("%s hook did not confirm its answer: kept for the next event", args[0])
+        acked = ""
+        try:
+            conn.sendall(wire.encode("ok", reply.output))
+            if reply.settle is not None:
+                with contextlib.suppress(OSError, wire.WireError):
+                    acked, _, _ = reader.message(time.monotonic() + ACK_WAIT_S)
+        finally:
+            if reply.settle is not None:
+                reply.settle(acked == "ack")
+                if acked != "ack":
+                    log.info("%s hook did not confirm its answer: kept for the next event", args[0])
         if reply.ended and self.bridge.store.live() == 0:
             log.info("the last session ended: stopping")
             self.stopping.set()

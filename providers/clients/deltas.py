@@ -14,8 +14,10 @@ Hence, per event:
 
 Each event fits its own token budget by whole sections; a section that does not fit is
 not remembered as shown, so a later event of its kind sends it. ``Memory`` is what the
-session was shown, as digests: the caller keeps the new one only once the hook has
-printed the answer.
+session was shown, as digests. The caller keeps the new one at once, so that an event
+of the same session running meanwhile counts what this one sends as shown (each doc
+once, however many hooks run in parallel); when the hook did not print the answer,
+:func:`take_back` returns exactly the pieces it sent to "not shown".
 """
 
 from __future__ import annotations
@@ -130,6 +132,29 @@ class Added:
     memory: Memory
     tokens: int = 0
     left_out: tuple[str, ...] = ()
+    before: Mapping[str, str | None] = field(default_factory=lambda: EMPTY_MAPPING)
+    """Each key this addition shows -> its digest in the memory it was added to (None:
+    not shown there): what :func:`take_back` restores."""
+    totals_before: str | None = None
+    """The file tree's totals before, when this addition shows the file tree."""
+
+
+def take_back(current: Memory, sent: Added) -> Memory:
+    """``current`` without what ``sent`` showed (its hook never printed it): each of its
+    pieces goes back to what the session had been shown before, unless a later event
+    showed that piece again meanwhile (then that one stands)."""
+    shown = dict(current.shown)
+    for key, before in sent.before.items():
+        if shown.get(key) != sent.memory.shown.get(key):
+            continue
+        if before is None:
+            shown.pop(key, None)
+        else:
+            shown[key] = before
+    totals = current.totals
+    if sent.totals_before is not None and totals == sent.memory.totals:
+        totals = sent.totals_before
+    return replace(current, shown=MappingProxyType(shown), totals=totals)
 
 
 Own = Callable[[Piece], bool]
@@ -158,6 +183,8 @@ def _fit(memory: Memory, chosen: Sequence[tuple[Piece, str]], budget: int) -> Ad
     """Whole blocks in order while they fit ``budget``; the memory of those kept."""
     shown = dict(memory.shown)
     totals = memory.totals
+    before: dict[str, str | None] = {}
+    totals_before: str | None = None
     blocks: list[str] = []
     left_out: list[str] = []
     used = 0
@@ -169,12 +196,14 @@ def _fit(memory: Memory, chosen: Sequence[tuple[Piece, str]], budget: int) -> Ad
             continue
         used += cost
         blocks.append(block)
+        before.setdefault(piece.key, memory.shown.get(piece.key))
         shown[piece.key] = digest(piece.text)
         if piece.kind == "file_tree":
+            totals_before = memory.totals
             totals = tree_totals(piece.text)
     text = "\n\n".join(blocks) + ("\n" if blocks else "")
     new = replace(memory, shown=MappingProxyType(shown), totals=totals)
-    return Added(text, new, tokens(text), tuple(left_out))
+    return Added(text, new, tokens(text), tuple(left_out), MappingProxyType(before), totals_before)
 
 
 _START_ORDER: Mapping[Kind, int] = {

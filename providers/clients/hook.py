@@ -14,9 +14,11 @@ the input's ``cwd`` lies in another repository; only then does the hook import `
 
 Bounds: an answer must arrive within ``CONTEXT_PROVIDERS_HOOK_WAIT_S`` (0.6 s), or
 ``CONTEXT_PROVIDERS_HOOK_START_S`` (8 s) when the background process had to be started
-or the event is a session start (its first turn lists the repository). A late answer is
-not lost: without the hook's ``ack`` the background process keeps nothing as shown, so
-the next event sends it.
+or the event is a session start (its first turn lists the repository). The hook tells
+the background process how long it still waits (``wait=SECONDS``), which answers by then
+with what the providers gave in time. A late answer is not lost: without the hook's
+``ack`` the background process takes back what it marked as shown, so the next event
+sends it.
 """
 
 from __future__ import annotations
@@ -52,6 +54,11 @@ def _seconds(name: str, default: float) -> float:
 def start_seconds() -> float:
     """How long a caller that must start the background process waits for its socket."""
     return _seconds(ENV_START, START_S)
+
+
+def wait_seconds() -> float:
+    """How long a hook waits for the answer to an event other than a session start."""
+    return _seconds(ENV_WAIT, WAIT_S)
 
 
 def log(message: str, who: str = "hook") -> None:
@@ -116,14 +123,15 @@ def ask(client: str, options: tuple[str, ...], root: str, cwd: str, data: bytes)
     or None when the input belongs to another repository."""
     started = time.monotonic()
     starting = b'"SessionStart"' in data
-    wait = _seconds(ENV_WAIT, WAIT_S)
-    first = _seconds(ENV_START, START_S)
+    wait = wait_seconds()
+    first = start_seconds()
     path = places.socket_path(places.runtime_dir(create=True), root)
     sock, spawned = connect(path, root, started + first)
     try:
         deadline = started + (first if spawned or starting else wait)
         body = os.fsencode(cwd) + b"\0" + data
-        sock.sendall(wire.encode("hook", body, (client, *options)))
+        left = f"wait={max(0.0, deadline - time.monotonic()):.3f}"  # its answer's deadline
+        sock.sendall(wire.encode("hook", body, (client, *options, left)))
         verb, _, answer = wire.Reader(sock).message(deadline)
         if verb == "elsewhere":
             return None

@@ -7,8 +7,16 @@ scoped docs at a prompt, scoped docs after a file tool), asked at once
 (``host.chain.run_each``); :mod:`providers.clients.deltas` decides what of it is new
 to the session; the answer is the client's hook output (``facts.hook_output``).
 
-The session's new memory is kept only when the hook confirms that it printed the
-answer (``Reply.commit``), so an answer that came too late is sent again.
+Failing open: each event answers before its hook stops waiting (the ``wait=`` the hook
+sends, else its bounds, ``hook.WAIT_S`` and ``hook.START_S``). The turn gets
+:data:`TURN_SHARE` of that time, less :data:`ANSWER_MARGIN_S`, as a deadline the
+providers are told; a provider that has not answered by then is left out of this
+event (the log says so) and nobody waits for its call.
+
+One event of a session at a time: what an answer sends is kept as shown at once, under
+the session's lock, so a hook of the same session running meanwhile does not send it
+too; when the hook does not confirm that it printed the answer (``Reply.settle(False)``),
+exactly those pieces are taken back (``deltas.take_back``) and a later event sends them.
 
 For an MCP server, :meth:`Bridge.section` answers one provider's sections on demand:
 the scoped docs of given files, the file tree of a directory at a budget, git status,
@@ -26,16 +34,23 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from providers.clients import deltas, facts
+from providers.clients import deltas, facts, hook
 from providers.clients.deltas import KINDS, Event, Kind, Piece
 from providers.clients.loaded import OwnLoads, own_loads
 from providers.clients.memory import MemoryStore
+from providers.core.deadline import Deadline
 from providers.core.types import ContextRequest, ModelTarget
 from providers.host.chain import Slot, TurnResult, run_each
 from providers.repository.layout import RepoRoots
 from providers.repository.paths import normalise_touched
 
 log = logging.getLogger(__name__)
+
+TURN_SHARE = 0.6
+"""The share of the time the hook still waits that the providers get: the rest is the
+margin for a loaded machine (the answer's own work, the hook reading it)."""
+ANSWER_MARGIN_S = 0.05
+"""Kept back from the hook's wait before the share is taken (the answer's own work)."""
 
 
 @dataclass(frozen=True)
@@ -66,8 +81,9 @@ class Reply:
     """What a hook prints, and what to keep once it has."""
 
     output: bytes = b""
-    commit: Callable[[], None] | None = None
-    """Keep the session's new memory (call once the hook acknowledged the answer)."""
+    settle: Callable[[bool], None] | None = None
+    """Call with whether the hook acknowledged the answer (False: take back what it
+    marked as shown, so a later event sends it)."""
     elsewhere: bool = False
     ended: bool = False
 
@@ -89,8 +105,17 @@ class Bridge:
 
     # -- hooks ------------------------------------------------------------------------
 
-    def hook(self, client: str, hook_cwd: str, data: bytes, options: Sequence[str]) -> Reply:
-        """The answer to one hook input (the client's JSON, untouched)."""
+    def hook(
+        self,
+        client: str,
+        hook_cwd: str,
+        data: bytes,
+        options: Sequence[str],
+        received: float | None = None,
+    ) -> Reply:
+        """The answer to one hook input (the client's JSON, untouched), due before the
+        hook stops waiting: ``wait=SECONDS`` among ``options`` after ``received`` (the
+        monotonic time the request arrived; now when None)."""
         info = facts.FACTS.get(client)
         payload = json.loads(data) if data.strip() else {}
         if info is None or not isinstance(payload, dict):
@@ -106,6 +131,7 @@ class Bridge:
         event = _event(info, name, payload)
         if event is None:
             return Reply()
+        due = _answer_due(event, options, time.monotonic() if received is None else received)
         with self.store.session_lock(session_id):
             memory = self.store.get(session_id)
             if event == "tool":
@@ -116,7 +142,7 @@ class Bridge:
                 if not inside:
                     return Reply()
                 memory = memory.touch(inside)
-            result = self._turn(event, cwd, session_id, memory.files)
+            result = self._turn(event, cwd, session_id, memory.files, _turn_deadline(due))
             pieces = self._pieces(result)
             budgets = self.budgets.with_options(options)
             add = deltas.added(
@@ -130,13 +156,27 @@ class Bridge:
                     budgets.of(event),
                     ", ".join(add.left_out),
                 )
+            self.store.put(session_id, add.memory)  # in flight: the next event counts it shown
             if not add.text:
-                self.store.put(session_id, add.memory)
                 return Reply()
             output = json.dumps(facts.hook_output(name, add.text)) + "\n"
-            return Reply(output.encode("utf-8"), lambda: self.store.put(session_id, add.memory))
 
-    def _turn(self, event: Event, cwd: Path, session_id: str, files: tuple[str, ...]) -> TurnResult:
+        def settle(acked: bool) -> None:
+            if not acked:
+                with self.store.session_lock(session_id):
+                    memory = self.store.get(session_id)
+                    self.store.put(session_id, deltas.take_back(memory, add))
+
+        return Reply(output.encode("utf-8"), settle)
+
+    def _turn(
+        self,
+        event: Event,
+        cwd: Path,
+        session_id: str,
+        files: tuple[str, ...],
+        deadline: Deadline | None = None,
+    ) -> TurnResult:
         wanted: tuple[Kind, ...]
         if event == "tool":
             wanted = ("scoped_docs",)
@@ -157,10 +197,10 @@ class Bridge:
             turn_id=turn_id,
         )
         started = time.perf_counter()
-        result = run_each(slots, request)
+        result = run_each(slots, request, deadline)
         for outcome in result.outcomes:
             for problem in outcome.problems:
-                log.warning("%s: %s", outcome.name, problem)
+                log.warning("%s: %s (%s event)", outcome.name, problem, event)
         log.debug("%s turn in %.3f s", event, time.perf_counter() - started)
         return result
 
@@ -226,6 +266,28 @@ class Bridge:
 
 
 MODEL = ModelTarget("agent-client-hook")
+
+
+def _answer_due(event: Event, options: Sequence[str], received: float) -> float:
+    """When the hook stops waiting for this event's answer (monotonic): the ``wait=`` it
+    sent, else its own bound for the event (an older hook sends none)."""
+    for option in options:
+        name, _, value = option.partition("=")
+        if name == "wait":
+            try:
+                seconds = float(value)
+            except ValueError:
+                break
+            if 0 <= seconds < 600:
+                return received + seconds
+            break
+    start = event in ("start", "resume")
+    return received + (hook.start_seconds() if start else hook.wait_seconds())
+
+
+def _turn_deadline(due: float) -> Deadline:
+    """The providers' deadline for an answer due at ``due``."""
+    return Deadline.after(max(0.0, due - time.monotonic() - ANSWER_MARGIN_S) * TURN_SHARE)
 
 
 def _event(info: facts.ClientFacts, name: str, payload: Mapping[str, Any]) -> Event | None:

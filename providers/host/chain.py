@@ -7,19 +7,27 @@ rejects non-text content, recounts each of the provider's sections and
 drops any over budget, and on a failed call drops that provider's sections
 for this turn without failing the turn. The final prompt wraps each section
 in a labelled boundary.
+
+A host that places each section itself (an agent client's hook) asks every provider at
+once (:func:`run_each`) and may give the turn a :class:`~providers.core.deadline.Deadline`:
+each provider is told it (the Contribute call's timeout: the spec's request carries no
+deadline of its own, the gRPC call does), and the turn answers by then with what arrived,
+leaving out a provider that did not answer without waiting for its call to end.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, wait
 from dataclasses import dataclass, field
 
 import grpc
 
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2
+from providers.core.deadline import Deadline
 from providers.core.types import ContextRequest
 from providers.goplugin.convert import request_to_proto, section_text
 from providers.goplugin.status import category_from_wire, context_error_from
@@ -57,6 +65,8 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
     error_category: str | None = None
     seconds: float = 0.0
+    late: bool = False
+    """No answer by the turn's deadline: left out of this turn, its call not waited for."""
 
 
 @dataclass
@@ -82,24 +92,71 @@ def run_turn(slots: Sequence[Slot], base: ContextRequest) -> TurnResult:
     return TurnResult(chain, outcomes)
 
 
-def run_each(slots: Sequence[Slot], base: ContextRequest) -> TurnResult:
+def run_each(
+    slots: Sequence[Slot], base: ContextRequest, deadline: Deadline | None = None
+) -> TurnResult:
     """Every provider asked at once, each with an empty chain: for a host that adds each
     section on its own (an agent client's hook) rather than assembling one prompt, so no
-    provider waits for the one before it. The result's chain is in slot order."""
-    if len(slots) < 2:
+    provider waits for the one before it. The result's chain is in slot order.
+
+    With a ``deadline``, each provider is told it (its call's timeout) and the turn ends
+    by then whatever happens: a provider that has not answered is left out (its outcome
+    ``late``, a problem saying so) and its call goes on alone, on a daemon thread that
+    nothing joins, so a hung provider holds up neither this turn nor the next."""
+    if deadline is None and len(slots) < 2:
         return run_turn(slots, base)
-    with ThreadPoolExecutor(max_workers=len(slots), thread_name_prefix="contribute") as pool:
-        done = list(pool.map(lambda slot: contribute(slot, base, []), slots))
-    return TurnResult(
-        [section for chain, _ in done for section in chain], [outcome for _, outcome in done]
-    )
+    started = time.perf_counter()
+    futures: list[Future[tuple[list[Section], Outcome]]] = []
+    for slot in slots:
+        future: Future[tuple[list[Section], Outcome]] = Future()
+        futures.append(future)
+        threading.Thread(
+            target=_contribute_into,
+            args=(future, slot, base, deadline),
+            name=f"contribute-{slot.name}",
+            daemon=True,
+        ).start()
+    wait(futures, timeout=None if deadline is None else deadline.remaining())
+    chain: list[Section] = []
+    outcomes: list[Outcome] = []
+    for slot, future in zip(slots, futures, strict=True):
+        if future.done():
+            sections, outcome = future.result()
+        else:
+            sections, outcome = [], _late(slot, time.perf_counter() - started)
+        chain.extend(sections)
+        outcomes.append(outcome)
+    return TurnResult(chain, outcomes)
+
+
+def _contribute_into(
+    future: Future[tuple[list[Section], Outcome]],
+    slot: Slot,
+    base: ContextRequest,
+    deadline: Deadline | None,
+) -> None:
+    timeout = CONTRIBUTE_TIMEOUT_S if deadline is None else deadline.remaining()
+    try:
+        future.set_result(contribute(slot, base, [], timeout))
+    except BaseException as error:  # handed to the turn, which reports it
+        future.set_exception(error)
+
+
+def _late(slot: Slot, waited: float) -> Outcome:
+    outcome = Outcome(slot.name, slot.budget, seconds=waited, late=True)
+    outcome.problems.append(f"no answer within {waited:.2f} s: left out of this turn")
+    return outcome
 
 
 def contribute(
-    slot: Slot, base: ContextRequest, chain: list[content_pb2.ContextSection]
+    slot: Slot,
+    base: ContextRequest,
+    chain: list[content_pb2.ContextSection],
+    timeout: float = CONTRIBUTE_TIMEOUT_S,
 ) -> tuple[list[content_pb2.ContextSection], Outcome]:
     """One provider's Contribute after ``chain``, checked as the kernel checks it; the
-    chain that goes on, and what happened."""
+    chain that goes on, and what happened. ``timeout`` is the call's (the provider's
+    deadline: our providers work for part of it, then answer with what they have)."""
     outcome = Outcome(slot.name, slot.budget)
     request = request_to_proto(
         ContextRequest(
@@ -116,7 +173,7 @@ def contribute(
     request.prior_sections.extend(chain)
     started = time.perf_counter()
     try:
-        response = slot.plugin.stub.Contribute(request, timeout=CONTRIBUTE_TIMEOUT_S)
+        response = slot.plugin.stub.Contribute(request, timeout=max(0.001, timeout))
     except grpc.RpcError as call:
         outcome.seconds = time.perf_counter() - started
         error = context_error_from(call)

@@ -109,3 +109,29 @@ def test_a_resumed_session_gets_only_what_changed_a_compacted_one_everything() -
 def test_files_touched_grow_in_order_without_repeats() -> None:
     memory = Memory().touch(["a", "b"]).touch(["b", "c", "a"])
     assert memory.files == ("a", "b", "c")
+
+
+def test_take_back_returns_exactly_what_an_unconfirmed_answer_showed() -> None:
+    """Issue 27: an answer is kept as shown at once (in flight) and, when its hook never
+    printed it, taken back: its pieces only, each to what was shown before; a piece shown
+    again by a later event meanwhile stands, and so does what the session touched."""
+    start = deltas.added("start", Memory(), pieces(), nobody, 6000)
+    doc = Piece("scoped_docs", "src/AGENTS.md (applies to src/a.py)", "doc\n")
+    tool = deltas.added("tool", start.memory.touch(["src/a.py"]), [doc], nobody, 2000)
+    changed = pieces(git="On branch main\nChanges: a.py\n", tree=TREE_MORE)
+    prompt = deltas.added("prompt", tool.memory, changed, nobody, 2000)
+    assert "git status changed" in prompt.text and "file tree replaces" in prompt.text
+
+    back = deltas.take_back(prompt.memory, prompt)
+    assert back.shown == tool.memory.shown and back.totals == tool.memory.totals
+    assert back.files == ("src/a.py",)
+    assert deltas.added("prompt", back, changed, nobody, 2000).text == prompt.text
+
+    gone = deltas.take_back(back, tool)
+    assert "doc:src/AGENTS.md" not in gone.shown
+    assert gone.shown == start.memory.shown and gone.files == ("src/a.py",)
+
+    later = deltas.added("tool", back, [Piece(doc.kind, doc.label, "doc v2\n")], nobody, 2000)
+    kept = deltas.take_back(later.memory, tool)  # the later event's doc stands
+    assert kept.shown["doc:src/AGENTS.md"] == deltas.digest("doc v2\n")
+    assert deltas.take_back(start.memory, start).shown == {}

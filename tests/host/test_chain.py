@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,10 +10,12 @@ import pytest
 
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2
+from providers.core.deadline import TURN_WORK_SECONDS, WORK_SHARE, Deadline
 from providers.core.types import ContextRequest, ModelTarget
 from providers.goplugin.convert import text_block
-from providers.host.chain import Outcome, Slot, accept, assemble_prompt, run_turn
+from providers.host.chain import Outcome, Slot, accept, assemble_prompt, run_each, run_turn
 from providers.host.launcher import PluginProcess
+from tests.support.slow_provider import plugin_script
 
 
 @pytest.fixture
@@ -74,3 +77,30 @@ def test_over_budget_and_non_text_sections_are_rejected() -> None:
     assert chain == []
     assert outcome.error_category == "budget_exceeded"
     assert any("non-text" in p for p in outcome.problems)
+
+
+def test_run_each_answers_by_its_deadline_without_a_hung_provider(
+    slot: Slot, sample: Path, tmp_path: Path
+) -> None:
+    """Failing open (issue 27): every provider is told the turn's deadline (the call's
+    timeout: the spec's ContextRequest has no deadline field); one that has not answered
+    by then is left out of the turn, the others' sections stay, and its call is not
+    waited for, by this turn or the next."""
+    told = tmp_path / "slow.log"
+    slow = PluginProcess.launch([str(plugin_script(tmp_path / "slow", told))], local_name="slow")
+    try:
+        hung = Slot(slow, budget=100, stability="dynamic")
+        base = ContextRequest(0, str(sample), ModelTarget("m"))
+        for seconds in (1.0, 0.5):  # the second turn while the first call still hangs
+            started = time.monotonic()
+            result = run_each([hung, slot], base, Deadline.after(seconds))
+            took = time.monotonic() - started
+            assert took < seconds + 0.25, took
+            late, fast = result.outcomes
+            assert late.late and late.problems[0].startswith("no answer within ")
+            assert fast.accepted and not fast.late and fast.error_category is None
+            assert {s.provider for s in result.chain} == {"conv"}
+        first = float(told.read_text().split()[0])
+        assert 0 < first <= min(TURN_WORK_SECONDS, 1.0 * WORK_SHARE)  # its work budget
+    finally:
+        slow.close()
