@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from providers.clients import facts, places, wire
+from providers.host.trust import TrustStore
 from tests.conftest import GIT_ENV, REPO_ROOT
 
 HOOK = REPO_ROOT / "providers" / "clients" / "hook.py"
@@ -83,6 +84,11 @@ class BridgeEnv:
         return HookRun(
             done.stdout.decode(), done.stderr.decode(), done.returncode, time.monotonic() - started
         )
+
+    def trust(self, root: Path) -> None:
+        """Trust ``root``'s agent.hcl as ``context-providers trust`` does, in this
+        environment's own config (its HOME's ``.config``)."""
+        TrustStore(self.home / ".config" / "context-providers" / "trusted.json").trust(root)
 
     def socket(self, root: Path) -> str:
         return places.socket_path(str(self.runtime / places.APP), str(root.resolve()))

@@ -78,6 +78,7 @@ def test_a_hung_provider_costs_only_its_own_section() -> None:
         config.mkdir(parents=True)
         (config / "config.hcl").write_text(f'dev_overrides {{\n  slow = "{script}"\n}}\n')
         repo = make_repo(env.base / "repo", {**FILES, "agent.hcl": AGENT_HCL})
+        env.trust(repo)  # its agent.hcl is used only once trusted (issue 27 item 2)
 
         # The first hook starts the process (the providers come up within its wait).
         first = env.hook("gemini", session_start("gemini", "first", repo), cwd=repo)

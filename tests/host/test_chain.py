@@ -101,6 +101,7 @@ def test_run_each_answers_by_its_deadline_without_a_hung_provider(
             assert fast.accepted and not fast.late and fast.error_category is None
             assert {s.provider for s in result.chain} == {"conv"}
         first = float(told.read_text().split()[0])
-        assert 0 < first <= min(TURN_WORK_SECONDS, 1.0 * WORK_SHARE)  # its work budget
+        # its work budget (the wire carries the timeout rounded up: a few ms of slack)
+        assert 0 < first <= min(TURN_WORK_SECONDS, 1.0 * WORK_SHARE) + 0.005, first
     finally:
         slow.close()
