@@ -11,30 +11,23 @@ leave goes back to the catalog. It comes last in the prompt, after the files tha
 always apply.
 
 Each turn re-lists the skills folders (a ``stat`` per folder and file); a ``SKILL.md``
-is read again only when its key (or its ``agents/openai.yaml``'s) changed.
+is read again only when its key (or its ``agents/openai.yaml``'s) changed
+(:class:`~providers.rules.skill_folders.SkillFolders`).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from providers.core.budget import TokenCounter
 from providers.core.types import Contribution, Section, Stability
-from providers.repository.sources import FileKey, file_key, file_keys
+from providers.repository.sources import FileKey
 from providers.rules.conventions import cwd_chain
+from providers.rules.skill_folders import SkillFolders
 from providers.rules.skill_listing import fit_listing
-from providers.rules.skills import (
-    CODEX_METADATA,
-    Skill,
-    SkillProblem,
-    distinct,
-    find_skill_files,
-    load_skill,
-    roots_present,
-)
+from providers.rules.skills import Skill, SkillProblem, distinct
 
 LABEL = "skills"
 
@@ -48,55 +41,20 @@ class Found:
     keys: tuple[FileKey | None, ...]
 
 
-_Loaded = Skill | SkillProblem | None
-
-
 class SkillsCatalog:
     """The unconditional skills of one repository, re-checked by ``stat`` each turn."""
 
     def __init__(self) -> None:
-        self._root: Path | None = None
-        self._folders: tuple[str, ...] = ()
-        self._seen: tuple[str, ...] = ()
-        self._found = Found((), (), ())
-        self._loaded: dict[str, tuple[tuple[FileKey | None, ...], _Loaded]] = {}
+        self._folders: SkillFolders | None = None
 
     def found(self, root: Path, working_directory: Path) -> Found:
         """The skills for a turn in ``working_directory``; unchanged folders cost a stat each."""
-        folders = ("", *cwd_chain(root, working_directory))
-        if root != self._root:
-            self._root, self._loaded = root, {}
-        elif folders == self._folders and file_keys(self._seen) == self._found.keys:
-            return self._found
-        located: list[tuple[str, str]] = []
-        seen: list[str] = []
-        present: list[str] = []
-        for folder in folders:
-            found, watched = roots_present(root, folder)
-            present.extend(found)
-            seen.extend(watched)
-        for skills_root in present:
-            files, looked = find_skill_files(root, skills_root)
-            located.extend((rel, skills_root) for rel in files)
-            seen.extend(looked)
-        keys = file_keys(seen)  # before reading: a file changed meanwhile is read next turn
-        loaded = {rel: self._load(root, rel, skills_root) for rel, skills_root in located}
-        self._loaded = {rel: self._loaded[rel] for rel in loaded}
-        skills = [s for s in loaded.values() if isinstance(s, Skill) and s.globs is None]
-        problems = [p for p in loaded.values() if isinstance(p, SkillProblem)]
-        self._folders, self._seen = folders, tuple(seen)
-        self._found = Found(tuple(distinct(skills)), tuple(problems), keys)
-        return self._found
-
-    def _load(self, root: Path, rel: str, skills_root: str) -> _Loaded:
-        base = os.path.join(root, rel)
-        keys = (file_key(base), file_key(os.path.join(os.path.dirname(base), CODEX_METADATA)))
-        known = self._loaded.get(rel)
-        if known is not None and known[0] == keys:
-            return known[1]
-        loaded = load_skill(root, rel, skills_root)
-        self._loaded[rel] = (keys, loaded)
-        return loaded
+        if self._folders is None or self._folders.root != root:
+            self._folders = SkillFolders(root)
+        each = [self._folders.of(folder) for folder in ("", *cwd_chain(root, working_directory))]
+        skills = distinct(s for f in each for s in f.skills if s.globs is None)
+        problems = tuple(p for f in each for p in f.problems)
+        return Found(tuple(skills), problems, tuple(k for f in each for k in f.keys))
 
 
 def with_catalog(

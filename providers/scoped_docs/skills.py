@@ -18,7 +18,6 @@ each turn; a ``SKILL.md`` is read again only when its key changed.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,25 +25,14 @@ from pathlib import Path
 from providers.core.budget import TokenCounter
 from providers.core.types import Section, Stability
 from providers.repository.paths import ancestors
-from providers.repository.sources import FileKey, file_key, file_keys
+from providers.rules.skill_folders import SkillFolders
 from providers.rules.skill_listing import fit_listing
-from providers.rules.skills import (
-    CODEX_METADATA,
-    Skill,
-    SkillProblem,
-    distinct,
-    find_skill_files,
-    load_skill,
-    roots_present,
-)
+from providers.rules.skills import Skill
 
 LABEL = "skills for files touched"
 HEADER = "[Skills for the files touched: when a task matches one, read its SKILL.md.]"
 SKILLS_SHARE = 4
 """The listing may take 1/SKILLS_SHARE of the budget before the docs."""
-
-_Loaded = Skill | SkillProblem | None
-
 
 MAX_PACKAGE_DEPTH = 64
 """Deepest folder (levels below the root) whose own skills folders are looked for: each
@@ -65,11 +53,12 @@ class ScopedSkills:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._loaded: dict[str, tuple[tuple[FileKey | None, ...], _Loaded]] = {}
-        self._folders: dict[str, tuple[tuple[str, ...], tuple[FileKey | None, ...]]] = {}
-        self._skills: dict[str, tuple[Skill, ...]] = {}
-        self.version = 0
+        self._folders = SkillFolders(root)
+
+    @property
+    def version(self) -> int:
         """Moves on whenever a skill changed on disk: the provider's cache key."""
+        return self._folders.version
 
     def touch(
         self,
@@ -124,33 +113,7 @@ class ScopedSkills:
     def _in(self, directory: str) -> tuple[Skill, ...]:
         """The skills in ``directory``'s skills folders (``""``: the root), re-checked by
         stat; a changed ``SKILL.md`` is read again."""
-        known = self._folders.get(directory)
-        if known is not None and file_keys(known[0]) == known[1]:
-            return self._skills[directory]
-        located: list[tuple[str, str]] = []
-        present, seen = roots_present(self.root, directory)
-        for skills_root in present:
-            files, looked = find_skill_files(self.root, skills_root)
-            located.extend((rel, skills_root) for rel in files)
-            seen.extend(looked)
-        keys = file_keys(seen)
-        loaded = [self._load(rel, skills_root) for rel, skills_root in located]
-        skills = tuple(distinct(s for s in loaded if isinstance(s, Skill)))
-        if known is not None and skills != self._skills.get(directory):
-            self.version += 1
-        self._folders[directory] = (tuple(seen), keys)
-        self._skills[directory] = skills
-        return skills
-
-    def _load(self, rel: str, skills_root: str) -> _Loaded:
-        base = os.path.join(self.root, rel)
-        keys = (file_key(base), file_key(os.path.join(os.path.dirname(base), CODEX_METADATA)))
-        known = self._loaded.get(rel)
-        if known is not None and known[0] == keys:
-            return known[1]
-        loaded = load_skill(self.root, rel, skills_root)
-        self._loaded[rel] = (keys, loaded)
-        return loaded
+        return self._folders.of(directory).skills
 
 
 def skills_section(session: SessionSkills, budget: int, counter: TokenCounter) -> Section | None:
