@@ -20,31 +20,51 @@ PROVIDER_PACKAGES = tuple(entry.package for entry in PROVIDERS)
 NEUTRAL = ("core", "watch", "markdown", "repository", "rules")
 """What every provider stands on; none of them knows a provider."""
 
+FLOORS: tuple[tuple[str, ...], ...] = (
+    ("core", "_gen"),
+    ("watch", "markdown", "repository"),
+    ("rules",),
+    PROVIDER_PACKAGES,
+    ("registry",),
+    ("goplugin",),
+    ("host",),
+    ("cli",),
+    ("clients",),
+    ("entry",),
+)
+"""Each layer's floor, lowest first: a layer imports only from floors below its own
+(arrows down only). ``entry`` is ``providers/entry.py`` and every ``__main__.py`` (the
+console scripts: nothing imports them). ``registry`` sits above the providers: it loads
+them (by name, at run time)."""
+
 ALLOWED: dict[str, frozenset[str]] = {
     # the provider contract: types, errors, request, provider, config, budget, identity
     "core": frozenset(),
+    "_gen": frozenset(),
     "watch": frozenset({"core"}),
     "markdown": frozenset({"core"}),
     "repository": frozenset({"core"}),
-    "rules": frozenset({"core", "markdown", "repository"}),
-    # each provider: the neutral layers, and ``entry`` from its ``__main__`` only
-    **{package: frozenset(NEUTRAL) for package in PROVIDER_PACKAGES},
     "registry": frozenset({"core"}),
+    "rules": frozenset({"core", "markdown", "repository"}),
+    # each provider: the neutral layers
+    **{package: frozenset(NEUTRAL) for package in PROVIDER_PACKAGES},
     "goplugin": frozenset({"core", "registry", "repository", "_gen"}),
-    "host": frozenset({"core", "registry", "goplugin", "_gen"}),
-    # markdown: to find the @imports of the convention files a client loads itself (a
-    # CLAUDE.md saying @AGENTS.md brings AGENTS.md in), so the bridge does not send them
-    "clients": frozenset({"core", "registry", "host", "repository", "markdown", "cli"}),
+    # registry: the schemas, to vet a repository's agent.hcl before anything starts
+    "host": frozenset({"core", "registry", "repository", "goplugin", "_gen"}),
     # rules, markdown and the providers: explain asks their discovery, catalogs, matchers
     "cli": frozenset(
         {"core", "registry", "host", "goplugin", "repository", "rules", "markdown"}
         | set(PROVIDER_PACKAGES)
     ),
-    "entry": frozenset({"registry", "goplugin", "cli"}),
-    "__main__": frozenset({"core", "registry", "cli", "clients"}),
+    # markdown: to find the @imports of the convention files a client loads itself (a
+    # CLAUDE.md saying @AGENTS.md brings AGENTS.md in), so the bridge does not send them;
+    # cli: the shell commands' shared parser and console
+    "clients": frozenset({"core", "registry", "host", "repository", "markdown", "cli"}),
+    "entry": frozenset({"core", "registry", "goplugin", "cli", "clients"}),
 }
 """Layer -> the other ``providers`` layers it may import (a layer may always import
-itself). A new layer needs a row here before its first import passes."""
+itself). A new layer needs a row here, and a floor in :data:`FLOORS`, before its first
+import passes; AGENTS.md shows this table (``python -m tests.test_layers`` writes it)."""
 
 LAYER_FOLDERS = ("core", "watch", "markdown", "repository", "rules", "goplugin", "host", "cli")
 """Layers that are folders: each must exist (a renamed or dissolved layer fails here)."""
@@ -55,6 +75,8 @@ wire. Those live in watch/, repository/, rules/, markdown/ and goplugin/."""
 
 
 def layer_of(path: Path) -> str:
+    if path.name == "__main__.py":
+        return "entry"
     parts = path.relative_to(SOURCE_ROOT).parts
     return parts[0].removesuffix(".py")
 
@@ -74,17 +96,16 @@ def layer_violations(layer: str) -> list[tuple[str, str]]:
     allowed = ALLOWED[layer] | {layer}
     bad = []
     for path in files:
-        own = allowed | ({"entry"} if path.name == "__main__.py" else set())
         for module in imports_in(path):
             parts = module.split(".")
             if parts[0] != "providers" or len(parts) < 2:
                 continue
-            if parts[1] not in own:
+            if parts[1] not in allowed:
                 bad.append((path.relative_to(REPO_ROOT).as_posix(), module))
     return sorted(set(bad))
 
 
-@pytest.mark.parametrize("layer", sorted(ALLOWED))
+@pytest.mark.parametrize("layer", sorted(set(ALLOWED) - {"_gen"}))  # _gen: generated
 def test_each_layer_imports_only_what_the_table_allows(layer: str) -> None:
     if layer == "clients" and not (SOURCE_ROOT / "clients").is_dir():
         pytest.skip("the clients layer is not in this tree yet")
@@ -100,6 +121,55 @@ def test_each_named_layer_folder_exists(folder: str) -> None:
 def test_every_layer_has_a_row() -> None:
     layers = {layer_of(p) for p in source_files(SOURCE_ROOT)} - {"__init__", "_gen"}
     assert layers <= set(ALLOWED), f"layers without a row in ALLOWED: {layers - set(ALLOWED)}"
+
+
+def floor_of(layer: str) -> int:
+    return next(i for i, floor in enumerate(FLOORS) if layer in floor)
+
+
+def test_arrows_point_down_only() -> None:
+    """Issue 28 item 7: every import the table allows goes to a lower floor; every layer
+    has exactly one floor."""
+    placed = [layer for floor in FLOORS for layer in floor]
+    assert sorted(placed) == sorted(ALLOWED), "each layer on exactly one floor"
+    upward = sorted(
+        (layer, other)
+        for layer, others in ALLOWED.items()
+        for other in others
+        if floor_of(other) >= floor_of(layer)
+    )
+    assert not upward, f"imports that do not go down a floor: {upward}"
+
+
+BEGIN = "<!-- layers: written by python -m tests.test_layers -->"
+END = "<!-- /layers -->"
+AGENTS_MD = REPO_ROOT / "AGENTS.md"
+
+
+def layer_table() -> str:
+    """The floors and what each layer may import, as AGENTS.md shows them."""
+    rows = ["| floor | layer | may import |", "|---|---|---|"]
+    for number in range(len(FLOORS) - 1, -1, -1):
+        for layer in FLOORS[number]:
+            shown = "`<provider>`" if layer in PROVIDER_PACKAGES else f"`{layer}`"
+            if layer in PROVIDER_PACKAGES[1:]:
+                continue
+            allowed = ", ".join(f"`{o}`" for o in sorted(ALLOWED[layer])) or "nothing"
+            rows.append(f"| {number} | {shown} | {allowed} |")
+    return "\n".join(rows)
+
+
+def agents_md_with_table(text: str) -> str:
+    head, _, rest = text.partition(BEGIN)
+    _, _, tail = rest.partition(END)
+    return f"{head}{BEGIN}\n{layer_table()}\n{END}{tail}"
+
+
+def test_agents_md_shows_the_layer_table() -> None:
+    """Generated, never edited: ``python -m tests.test_layers`` writes it."""
+    text = AGENTS_MD.read_text(encoding="utf-8")
+    assert BEGIN in text and END in text
+    assert agents_md_with_table(text) == text, "run: ./dev python -m tests.test_layers"
 
 
 @pytest.mark.parametrize("library", CORE_FORBIDDEN)
@@ -204,3 +274,7 @@ def test_the_checks_can_fail(tmp_path: Path) -> None:
     assert "providers.file_tree.tree" in set(imports_in(package / "a.py"))
     graph = {"pkg.a": {"pkg.b"}, "pkg.b": {"pkg.a"}, "pkg": set()}
     assert cycles(graph) == [["pkg.a", "pkg.b"]]
+
+
+if __name__ == "__main__":
+    AGENTS_MD.write_text(agents_md_with_table(AGENTS_MD.read_text(encoding="utf-8")))
