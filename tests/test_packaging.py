@@ -70,6 +70,8 @@ def test_sdist_holds_what_it_takes_to_regenerate_and_test(built: tuple[Path, Pat
         "LICENSE",
         "README.md",
         "AGENTS.md",
+        "docs/configuration.md",
+        "docs/standalone.md",
         "pyproject.toml",
         "dev",
         ".ci/run",

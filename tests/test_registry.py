@@ -46,9 +46,10 @@ def test_each_provider_package_has_the_same_shape(entry: ProviderEntry) -> None:
 
 @pytest.mark.parametrize("entry", PROVIDERS, ids=lambda e: e.package)
 def test_each_provider_starts_from_its_schemas_defaults(entry: ProviderEntry) -> None:
-    """README: "The kernel sends every attribute of the schema, `null` for those the block
-    omits"; a provider that never gets a Configure behaves as after that empty block, and
-    its settings have no defaults of their own to drift from the schema's."""
+    """docs/configuration.md: "The kernel sends every attribute of the schema, `null` for
+    those the block omits"; a provider that never gets a Configure behaves as after that
+    empty block, and its settings have no defaults of their own to drift from the
+    schema's."""
     settings = importlib.import_module(f"{entry.module}.settings")
     empty_block = {attr.name: None for attr in settings.SCHEMA}
     provider = ProviderHandle(entry.factory).load_now()

@@ -197,33 +197,26 @@ def test_json_keeps_stdout_json_and_names_the_repository_on_stderr(nested: Path)
     assert result.stderr.startswith(f"(repository: {nested / 'sample_repo'}, as a scratch")
 
 
-README_CHECKOUT = "/home/me/context-providers"
+DOCS_CHECKOUT = "/home/me/context-providers"
+"""Where docs/standalone.md's examples say the checkout is."""
 
 
-def readme_examples() -> list[tuple[str, str]]:
-    """(command, output) for each console block of the README's "Standalone commands"."""
-    lines = (REPO_ROOT / "README.md").read_text(encoding="utf-8").splitlines(keepends=True)
-    start = lines.index("## Standalone commands\n") + 1
-    fenced, end = False, len(lines)
-    for number, line in enumerate(lines[start:], start):
-        fenced ^= line.startswith("```")
-        if not fenced and line.startswith("## "):  # outputs hold headings too
-            end = number
-            break
-    section = "".join(lines[start:end])
+def documented_examples() -> list[tuple[str, str]]:
+    """(command, output) for each console block of docs/standalone.md."""
+    text = (REPO_ROOT / "docs" / "standalone.md").read_text(encoding="utf-8")
     examples = []
-    for block in re.findall(r"```console\n(.*?)```", section, flags=re.S):
+    for block in re.findall(r"```console\n(.*?)```", text, flags=re.S):
         first, _, output = block.partition("\n")
         assert first.startswith("$ "), block
         examples.append((first[2:], output))
     return examples
 
 
-def test_readme_standalone_examples_are_real_output_on_sample_repo(tmp_path: Path) -> None:
-    """Issue 11 item 9: the README's examples, run from a checkout (a repository holding
-    sample_repo as plain files), print what the README shows: sample_repo's conventions,
+def test_documented_standalone_examples_are_real_output_on_sample_repo(tmp_path: Path) -> None:
+    """Issue 11 item 9: docs/standalone.md's examples, run from a checkout (a repository
+    holding sample_repo as plain files), print what the page shows: sample_repo's conventions,
     rules and tree, the first line naming it."""
-    examples = readme_examples()
+    examples = documented_examples()
     assert len(examples) >= 3
     checkout = tmp_path / "context-providers"
     checkout.mkdir()
@@ -239,10 +232,10 @@ def test_readme_standalone_examples_are_real_output_on_sample_repo(tmp_path: Pat
             [*executable, *args], capture_output=True, text=True, timeout=60, cwd=checkout
         )
         assert result.returncode == 0, result.stderr
-        real = result.stdout.replace(str(checkout), README_CHECKOUT)
+        real = result.stdout.replace(str(checkout), DOCS_CHECKOUT)
         scratch = re.compile(r"\S*/preview-[^/\s]+/")
         assert scratch.sub("SCRATCH/", real) == scratch.sub("SCRATCH/", shown), line
-        assert real.startswith(f"(repository: {README_CHECKOUT}/sample_repo, as a scratch")
+        assert real.startswith(f"(repository: {DOCS_CHECKOUT}/sample_repo, as a scratch")
 
 
 def test_a_scratch_copy_never_commits_into_the_repository_the_environment_names(

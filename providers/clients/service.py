@@ -55,7 +55,7 @@ ANSWER_MARGIN_S = 0.05
 
 @dataclass(frozen=True)
 class Budgets:
-    """Tokens each event may add to the transcript (README, "Budgets")."""
+    """Tokens each event may add to the transcript (docs/clients.md, the budget column)."""
 
     start: int = 6000
     prompt: int = 2000

@@ -100,7 +100,7 @@ class ConfigAttribute:
     user_only: bool = False
     """The attribute names a program or a place outside the repository: a host takes it
     from the user's own configuration only, never from a repository's ``agent.hcl`` (a
-    repository nobody vetted must not choose what runs or what is read; README, Safety)."""
+    repository nobody vetted must not choose what runs or what is read; docs/safety.md)."""
 
 
 @dataclass(frozen=True)

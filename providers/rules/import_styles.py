@@ -29,7 +29,7 @@ it one (issue 22 item 6), and then it resolves as that tool resolves it:
 
 A target that does not exist is no import in any of them: the text stays as written and
 no note says it is missing (Claude Code skips it silently; Gemini CLI's own "Import
-failed" comment is a difference the README states).
+failed" comment is a difference docs/configuration.md states).
 """
 
 from __future__ import annotations

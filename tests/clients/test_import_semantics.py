@@ -4,7 +4,7 @@ checked against the clients themselves (offline, the stub model records what rea
 For the files each client loads by itself, the files it inlines are exactly those our
 expansion reads (relative to the importing file, never to the working directory; in
 ``.claude/rules`` as in ``CLAUDE.md``), and an ``@`` that names no file reaches its model
-as written. Gemini CLI's own comment for an import that fails is a difference the README
+as written. Gemini CLI's own comment for an import that fails is a difference docs/configuration.md
 states; this test pins that the client still writes it.
 """
 
@@ -95,9 +95,9 @@ def test_what_names_no_file_reaches_claude_as_written(runs: Runs) -> None:
 
 
 def test_gemini_comments_a_failed_import_we_leave_the_words(runs: Runs) -> None:
-    """The README's stated difference: Gemini CLI replaces ``@scope/pkg`` in a heading with
-    an "Import failed" comment; we leave the words (they name no file). ``@~/`` is no
-    import for Gemini CLI, nor for us in its files."""
+    """docs/configuration.md's stated difference: Gemini CLI replaces ``@scope/pkg`` in a
+    heading with an "Import failed" comment; we leave the words (they name no file).
+    ``@~/`` is no import for Gemini CLI, nor for us in its files."""
     reason = missing_reason("gemini")
     if reason is not None:
         pytest.skip(reason)

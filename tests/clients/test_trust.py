@@ -1,4 +1,4 @@
-"""Trust before anything runs (issue 27 items 1-3; README, Safety): a repository nobody
+"""Trust before anything runs (issue 27 items 1-3; docs/safety.md): a repository nobody
 vetted cannot make the bridge run its code, choose a program, read outside, or start
 processes without bound; a hook whose files are gone exits 0 and prints nothing.
 

@@ -1,5 +1,5 @@
 """The one reading of a repository's agent.hcl by our hosts (host/repo_config.py) and the
-trust records behind the bridge's gate (host/trust.py): issue 27 item 2, README Safety."""
+trust records behind the bridge's gate (host/trust.py): issue 27 item 2, docs/safety.md."""
 
 from __future__ import annotations
 

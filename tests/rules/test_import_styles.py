@@ -2,7 +2,7 @@
 
 Claude Code's and Gemini CLI's readings were measured against the clients themselves
 (``tests/clients/test_import_semantics.py`` runs them); the others come from each tool's
-documentation or code, as the README's import table says.
+documentation or code, as the import table of docs/configuration.md says.
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def test_claude_code_imports_relative_to_the_importing_file(root: Path) -> None:
 
 def test_agents_md_is_read_as_claude_code_reads_it(root: Path) -> None:
     """Issue 22 item 6: AGENTS.md imports resolve from the file (Claude Code's reading,
-    the one tool that expands them; the README says why)."""
+    the one tool that expands them; docs/configuration.md says why)."""
     write(root, "pkg/notes.md", "PKG NOTES\n")
     write(root, "pkg/AGENTS.md", "# Pkg\n\nSee @notes.md first.\n")
     assert expanded(root, "pkg/AGENTS.md").text == "# Pkg\n\nSee @notes.md first.\n\nPKG NOTES\n"

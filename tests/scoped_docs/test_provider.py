@@ -390,7 +390,8 @@ def test_dead_watcher_falls_back_to_stat(repo: Path, reader: CountingReader) -> 
 def test_a_dead_watcher_is_replaced_once_the_answer_is_out(
     repo: Path, reader: CountingReader, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """README: a dead watch is replaced after the next answer (issue 10: for all three)."""
+    """docs/performance.md: a dead watch is replaced after the next answer (issue 10: for
+    all three)."""
     feed = FeedWatch()
     made_watchers: list[ChangeWatcher] = []
 

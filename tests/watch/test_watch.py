@@ -151,7 +151,7 @@ def test_lifecycle_starts_itself_when_no_one_says_the_answer_went_out(tmp_path: 
 
 
 def test_lifecycle_replaces_a_dead_watch_at_most_three_times(tmp_path: Path) -> None:
-    """README: a dead watch is replaced after the next answer, at most three times."""
+    """docs/performance.md: a dead watch is replaced after the next answer, at most three times."""
     made = WatcherBox()
     watch = WatchLifecycle((tmp_path,), made)
     watch.answer_computed()
