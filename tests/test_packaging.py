@@ -125,13 +125,18 @@ def test_wheel_metadata_license_typing_and_scripts(built: tuple[Path, Path, str]
     base = "https://github.com/context-providers/context-providers"
     assert urls["Source"] == base and urls["Issues"] == f"{base}/issues"
     assert urls["Documentation"].startswith(f"{base}#")
-    headings = {
-        re.sub(r"[^a-z0-9 -]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
-        for line in (REPO_ROOT / "README.md").read_text(encoding="utf-8").splitlines()
-        if line.startswith("## ")
-    }
-    for url in urls.values():
-        anchor = url.partition("#")[2]
+    for url in urls.values():  # the README's headings, or a page of docs/ and its headings
+        path, _, anchor = url.removeprefix(base).partition("#")
+        if path.startswith("/blob/main/"):
+            assert (REPO_ROOT / path.removeprefix("/blob/main/")).is_file(), url
+        elif not anchor:
+            continue
+        page = REPO_ROOT / (path.removeprefix("/blob/main/") or "README.md")
+        headings = {
+            re.sub(r"[^a-z0-9 -]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
+            for line in page.read_text(encoding="utf-8").splitlines()
+            if line.startswith("#")
+        }
         assert not anchor or anchor == "readme" or anchor in headings, url
     assert "context-providers = providers.__main__:main" in entry_points
     for entry in PROVIDERS:
