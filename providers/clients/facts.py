@@ -17,6 +17,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from providers.rules import import_styles
+from providers.rules.import_styles import ImportStyle
+
 ClientName = Literal["claude", "gemini", "codex"]
 TimeoutUnit = Literal["s", "ms"]
 
@@ -118,6 +121,13 @@ class ClientFacts:
     """Convention files (or directories) the client puts before the model with no hook."""
     loads_unless: Mapping[str, str]
     """A convention file the client loads only when another one is absent."""
+    loads_nested: bool
+    """Whether it loads its convention files below the root too (Codex only along the
+    path from the root to its working directory)."""
+    import_style: ImportStyle | None
+    """How it expands ``@imports`` in what it loads (``None``: it expands nothing)."""
+    companions: Mapping[str, tuple[str, ...]]
+    """Files it loads together with a convention file it names."""
 
 
 COMMON_INPUT_FIELDS: Final = ("hook_event_name", "session_id", "cwd", "transcript_path")
@@ -190,6 +200,9 @@ CLAUDE: Final = ClientFacts(
     ),
     loads_by_itself=("CLAUDE.md", ".claude/rules/"),
     loads_unless={"AGENTS.md": "CLAUDE.md"},
+    loads_nested=True,
+    import_style=import_styles.CLAUDE,
+    companions={"CLAUDE.md": ("CLAUDE.local.md", ".claude/CLAUDE.md")},
 )
 
 GEMINI: Final = ClientFacts(
@@ -246,6 +259,9 @@ GEMINI: Final = ClientFacts(
     ),
     loads_by_itself=("GEMINI.md",),
     loads_unless={},
+    loads_nested=True,
+    import_style=import_styles.GEMINI,
+    companions={},
 )
 
 CODEX: Final = ClientFacts(
@@ -302,6 +318,9 @@ CODEX: Final = ClientFacts(
     ),
     loads_by_itself=("AGENTS.md",),
     loads_unless={},
+    loads_nested=False,
+    import_style=None,
+    companions={},
 )
 
 FACTS: Final[Mapping[str, ClientFacts]] = {f.name: f for f in (CLAUDE, GEMINI, CODEX)}
