@@ -42,7 +42,7 @@ from providers.clients.service import Bridge
 from providers.core.identity import package_version
 from providers.host.agent_config import AgentConfig, ConfigError, default_agent_config
 from providers.host.bringup import Plugins, bring_up_all
-from providers.host.repo_config import Resolved, our_entry, resolve
+from providers.host.repo_config import Resolved, resolve
 from providers.host.trust import TrustStore
 
 log = logging.getLogger("providers.clients")
@@ -85,7 +85,7 @@ def kinds_of(config: AgentConfig, stabilities: Mapping[str, str]) -> dict[str, K
     """Local name -> kind: ours by their source, any other by its stability."""
     kinds: dict[str, Kind] = {}
     for declaration in config.providers:
-        entry = our_entry(declaration)
+        entry = declaration.ours
         if entry is not None:
             kinds[declaration.local_name] = KINDS[entry.package]
         else:
