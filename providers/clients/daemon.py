@@ -10,11 +10,14 @@ Unix socket (:mod:`providers.clients.places`, :mod:`providers.clients.wire`).
   socket answers. A socket file left by a killed process is removed by the next owner.
 - It binds the socket first, then brings the providers up (``agent.hcl``'s, or the four
   defaults), all at once, through ``providers.host``; a hook that arrives meanwhile
-  waits for them (within its own bound).
+  waits for them (within its own bound). Ours run in this process
+  (``host.inprocess``: the same calls and checks as a plugin's); a provider of another
+  source runs as a plugin process, at most :data:`MAX_PLUGIN_PROCESSES` of them.
 - It exits when idle for ``CONTEXT_PROVIDERS_IDLE_S`` seconds (1800), at a
   ``SessionEnd`` that leaves no session it knows, when the repository is gone, on
   ``stop`` and on SIGTERM: socket removed first (a new hook starts a new process), then
-  the providers stopped. Its plugins notice within 0.1 s if it is killed.
+  the providers stopped. Its plugins notice within 0.1 s if it is killed. A ``status``
+  request (``doctor``) is not activity: it leaves the idle clock running.
 
 Everything it has to say goes to the log (``places.log_path()``).
 """
@@ -45,9 +48,12 @@ from providers.host.agent_config import (
     ConfigError,
     ProviderDeclaration,
     load_agent_config,
+    our_entry,
 )
 from providers.host.bringup import Plugins, bring_up_all
-from providers.registry import PROVIDERS, by_published
+from providers.host.launcher import PluginProcess
+from providers.registry import PROVIDERS
+from providers.repository.gitexec import kill_all
 
 log = logging.getLogger("providers.clients")
 
@@ -59,6 +65,10 @@ READY_WAIT_S = 60.0
 """The longest a request waits for the providers to come up."""
 ACK_WAIT_S = 2.0
 REQUEST_WAIT_S = 5.0
+MAX_PLUGIN_PROCESSES = 4
+"""Plugin processes one repository may keep: our own providers run in this process
+(``host.inprocess``), each provider of another source in a process of its own; past
+this many they are refused (a warning in the log and in ``doctor``)."""
 LOG_MAX_BYTES = 1 << 20
 
 
@@ -97,8 +107,7 @@ def kinds_of(config: AgentConfig, stabilities: Mapping[str, str]) -> dict[str, K
     """Local name -> kind: ours by their source, any other by its stability."""
     kinds: dict[str, Kind] = {}
     for declaration in config.providers:
-        head, _, tail = declaration.source.rpartition("/")
-        entry = by_published(tail) if head == SOURCE else None
+        entry = our_entry(declaration)
         if entry is not None:
             kinds[declaration.local_name] = KINDS[entry.package]
         else:
@@ -164,7 +173,14 @@ class Daemon:
             config, problem = repository_config(self.root)
             if problem:
                 self.warnings.append(problem)
-            bring_up_all(config, self.session, log_sink=log.info, concurrently=True)
+            bring_up_all(
+                config,
+                self.session,
+                log_sink=log.info,
+                concurrently=True,
+                in_process=True,
+                max_processes=MAX_PLUGIN_PROCESSES,
+            )
             self.warnings.extend(self.session.warnings)
             for warning in self.warnings:
                 log.warning("%s", warning)
@@ -199,7 +215,6 @@ class Daemon:
                 raise
             with self._state:
                 self.active += 1
-                self.last_request = time.monotonic()
             threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
 
     def _check_idle(self) -> None:
@@ -214,19 +229,23 @@ class Daemon:
             self.stopping.set()
 
     def _handle(self, conn: socket.socket) -> None:
+        verb: list[str] = []
         try:
             with conn:
-                self._answer(conn)
+                self._answer(conn, verb)
         except Exception as error:  # one bad request never stops the process
             log.warning("request failed: %s: %s", type(error).__name__, error)
         finally:
             with self._state:
                 self.active -= 1
-                self.last_request = time.monotonic()
+                if verb != ["status"]:  # asking how idle we are is not being busy
+                    self.last_request = time.monotonic()
 
-    def _answer(self, conn: socket.socket) -> None:
+    def _answer(self, conn: socket.socket, verb_read: list[str]) -> None:
+        """Answer one request; its verb goes in ``verb_read`` once read."""
         reader = wire.Reader(conn)
         verb, args, body = reader.message(time.monotonic() + REQUEST_WAIT_S)
+        verb_read.append(verb)
         if verb == "status":
             conn.sendall(wire.encode("ok", json.dumps(self.status()).encode()))
             return
@@ -281,6 +300,11 @@ class Daemon:
             "idle_limit_s": self.idle,
             "ready": self.ready.is_set(),
             "providers": [s.name for s in self.session.slots],
+            "plugin_processes": {
+                s.name: s.plugin.process.pid
+                for s in self.session.slots
+                if isinstance(s.plugin, PluginProcess)
+            },
             "sessions": self.bridge.store.live() if self.bridge else 0,
             "warnings": list(self.warnings),
         }
@@ -296,6 +320,7 @@ class Daemon:
             self._server.close()
         self.ready.wait(READY_WAIT_S)
         self.session.close()
+        kill_all()  # a git run a provider in this process still waits for: not past us
         if self._lock_fd >= 0:
             os.close(self._lock_fd)
         log.info("stopped")

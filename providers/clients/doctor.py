@@ -91,10 +91,13 @@ def report(repo: Path, limit: int = 20) -> str:
         if "error" in status:
             out.append(f"  {status['socket']}: {status['error']}")
             continue
+        plugins = status.get("plugin_processes") or {}
+        processes = ", ".join(f"{name} (pid {pid})" for name, pid in plugins.items())
         out.append(
             f"  {status['root']}: pid {status['pid']}, up {status['uptime_s']} s, idle "
             f"{status['idle_s']} of {status['idle_limit_s']} s, {status['sessions']} "
-            f"session(s), providers: {', '.join(map(str, status['providers'])) or 'none'}"
+            f"session(s), providers: {', '.join(map(str, status['providers'])) or 'none'}; "
+            f"plugin processes: {processes or 'none'}"
         )
         for warning in status.get("warnings") or []:
             out.append(f"    ! {warning}")

@@ -27,7 +27,7 @@ from typing import Any
 
 from providers.core.identity import SOURCE
 from providers.host.decode import BLOCK_MARK
-from providers.registry import PROVIDERS, by_published
+from providers.registry import PROVIDERS, ProviderEntry, by_published
 
 
 class ConfigError(ValueError):
@@ -215,15 +215,20 @@ def _default_global_config() -> Path | None:
     return Path(base) / "agent" / "config.hcl"
 
 
+def our_entry(declaration: ProviderDeclaration) -> ProviderEntry | None:
+    """The provider of this bundle that ``declaration``'s source names, if it names one."""
+    head, _, tail = declaration.source.rpartition("/")
+    return by_published(tail) if head == SOURCE else None
+
+
 def resolve_command(
     declaration: ProviderDeclaration, overrides: Mapping[str, str]
 ) -> list[str] | None:
     """The executable to launch, or None when nothing installed provides it."""
     if declaration.local_name in overrides:
         return [overrides[declaration.local_name]]
-    head, _, tail = declaration.source.rpartition("/")
-    entry = by_published(tail)
-    if head != SOURCE or entry is None:
+    entry = our_entry(declaration)
+    if entry is None:
         return None
     script = entry.script
     search = os.pathsep.join(
