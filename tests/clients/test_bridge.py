@@ -1,9 +1,10 @@
 """The hooks end to end: real hook commands (run as setup writes them) fed each client's
-JSON, the real background process, the four real providers as plugin processes, real
-git repositories. Issue 21: each kind of context reaches each client's hook output at
-its own events and in its output shape; a prompt with no change prints nothing; a doc
-is shown once per session; two sessions; the process stops when idle, at the last
-SessionEnd and when the repository is gone; a hook that cannot reach it exits 0."""
+JSON, the real background process with the four real providers inside it (another
+source's as plugin processes), real git repositories. Issue 21: each kind of context
+reaches each client's hook output at its own events and in its output shape; a prompt
+with no change prints nothing; a doc is shown once per session; two sessions; the
+process stops when idle, at the last SessionEnd and when the repository is gone; a hook
+that cannot reach it exits 0."""
 
 from __future__ import annotations
 
@@ -324,3 +325,96 @@ def test_doctor_shows_processes_settings_and_problems(bridge: BridgeEnv, repo: P
     (repo / ".gemini").rmdir()
     (repo / ".codex" / "config.toml").unlink()
     (repo / ".codex").rmdir()
+
+
+def children_of(pid: int) -> list[str]:
+    """The command lines of ``pid``'s child processes."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
+                parent = int(handle.read().rsplit(") ", 1)[1].split()[1])
+            if parent != pid:
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                found.append(handle.read().replace(b"\0", b" ").decode(errors="replace"))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def doctor(bridge: BridgeEnv, repo: Path) -> str:
+    script = Path(sys.executable).parent / "context-providers"
+    return subprocess.run(
+        [str(script), "doctor", "--repo", str(repo)],
+        env=bridge.env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
+def test_our_providers_run_inside_the_background_process(bridge: BridgeEnv, repo: Path) -> None:
+    """Issue 27 item 5: no plugin process for our own four; one process per repository."""
+    bridge.hook("claude", session_start("claude", "inside", repo), cwd=repo)
+    status = bridge.status(repo)
+    assert status["providers"] == ["repo_conventions", "git_status", "file_tree", "scoped_docs"]
+    assert status["plugin_processes"] == {}
+    assert not [c for c in children_of(status["pid"]) if "context-" in c or "python" in c]
+    assert "plugin processes: none" in doctor(bridge, repo)
+
+
+def test_doctor_leaves_the_idle_clock_running(bridge: BridgeEnv, repo: Path) -> None:
+    """Issue 27 item 2: asking for the status is not activity: the idle time doctor
+    reports grows from one call to the next."""
+    bridge.hook("claude", session_start("claude", "idle-clock", repo), cwd=repo)
+
+    def idle() -> float:
+        line = next(line for line in doctor(bridge, repo).splitlines() if f"{repo}: pid" in line)
+        return float(line.split(" idle ", 1)[1].split(" of ", 1)[0])
+
+    first = idle()
+    time.sleep(1.0)
+    second = idle()
+    assert second >= first + 0.9, (first, second)
+    assert bridge.status(repo)["idle_s"] >= second
+
+
+def test_other_sources_are_plugin_processes_at_most_four(tmp_path: Path) -> None:
+    """Issue 29 item 5: six declarations of another source (our script under another
+    name, through dev_overrides) start four plugin processes; the other two are refused,
+    said in the log, the status and doctor."""
+    env = BridgeEnv()
+    try:
+        names = [f"other{i}" for i in range(6)]
+        required = "".join(
+            f'  {n} = {{\n    source = "example.com/someone/status"\n    version = "1.0.0"\n  }}\n'
+            for n in names
+        )
+        repo = make_repo(
+            env.base / "many",
+            {
+                "README.md": "x\n",
+                "agent.hcl": f"required_providers {{\n{required}}}\n",
+            },
+        )
+        command = Path(sys.executable).parent / "context-git-status"
+        overrides = "".join(f'  {n} = "{command}"\n' for n in names)
+        config = env.home / ".config" / "agent" / "config.hcl"
+        config.parent.mkdir(parents=True)
+        config.write_text(f"dev_overrides {{\n{overrides}}}\n", encoding="utf-8")
+        run = env.hook("claude", session_start("claude", "many", repo), cwd=repo)
+        assert "On branch main" in run.context
+        status = env.status(repo)
+        assert sorted(status["plugin_processes"]) == names[:4]
+        refused = [w for w in status["warnings"] if "at most 4 plugin processes" in w]
+        assert [w.split('"')[1] for w in refused] == names[4:]
+        assert sum("context-git-status" in c for c in children_of(status["pid"])) == 4
+        assert "at most 4 plugin processes per repository" in env.log()
+        out = doctor(env, repo)
+        assert 'provider "other5" (example.com/someone/status) not started: at most 4' in out
+        assert "plugin processes: other0 (pid " in out
+    finally:
+        env.close()
