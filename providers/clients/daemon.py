@@ -359,9 +359,12 @@ def main(argv: list[str] | None = None) -> int:
     _log_to_file()
     root = Path(args[0]).resolve()
     try:
-        daemon = Daemon(root, places.runtime_dir(create=True))
+        directory, passed_over = places.find_runtime_dir(create=True)
+        daemon = Daemon(root, directory)
         if not daemon.claim():
             return 0
+        for problem in passed_over:  # logged with the others at bring-up; doctor shows it
+            daemon.warnings.append(f"socket directory passed over: {problem}; using {directory}")
     except OSError as error:
         log.error("cannot serve %s: %s", root, error)
         return 1

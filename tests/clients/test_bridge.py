@@ -418,3 +418,82 @@ def test_other_sources_are_plugin_processes_at_most_four(tmp_path: Path) -> None
         assert "plugin processes: other0 (pid " in out
     finally:
         env.close()
+
+
+OTHER_UID = 12345
+IN_PRIVATE_TMP = """
+set -e
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mkdir -m 700 "/tmp/ctxp-$(id -u)"
+chown 12345:12345 "/tmp/ctxp-$(id -u)"
+cd "$REPO"
+"$PY" -S -E -s "$HOOK" claude < "$BASE/start.json" > "$BASE/start.out"
+"$CLI" doctor --repo "$REPO" > "$BASE/doctor.out"
+XDG_STATE_HOME="$LONG" "$PY" -S -E -s "$HOOK" claude < "$BASE/start.json" > "$BASE/long.out"
+XDG_STATE_HOME="$LONG" "$CLI" doctor --repo "$REPO" > "$BASE/long-doctor.out"
+"""
+"""Run in a mount namespace of its own with a /tmp of its own, where another user
+(uid 12345) made ``/tmp/ctxp-<uid>`` first: the machine's /tmp is never touched."""
+
+
+def private_tmp_reason() -> str | None:
+    if os.geteuid() != 0:
+        return "needs root (a mount namespace, a directory given to another user)"
+    if shutil.which("unshare") is None:
+        return "no unshare command"
+    probe = subprocess.run(
+        ["unshare", "-m", "--propagation", "private", "true"], capture_output=True, check=False
+    )
+    return None if probe.returncode == 0 else f"unshare -m fails: {probe.stderr.decode()}"
+
+
+def test_a_socket_directory_another_user_made_first_does_not_stop_the_bridge() -> None:
+    """Issue 27 item 3: with XDG_RUNTIME_DIR unset, another local user makes
+    /tmp/ctxp-<uid> first. The hook still answers, through a directory under the state
+    directory (or, that being too long a path, a random-named one recorded there), and
+    the log and doctor say what was passed over and why."""
+    reason = private_tmp_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    env = BridgeEnv(base_dir="/dev/shm")
+    try:
+        repo = make_repo(env.base / "repo", FILES)
+        (env.base / "start.json").write_text(json.dumps(session_start("claude", "s", repo)))
+        long_state = env.base / ("s" * 90)
+        inside = {k: v for k, v in env.env.items() if k != "XDG_RUNTIME_DIR"}
+        done = subprocess.run(
+            ["unshare", "-m", "--propagation", "private", "sh", "-c", IN_PRIVATE_TMP],
+            env={
+                **inside,
+                "PY": sys.executable,
+                "HOOK": str(HOOK),
+                "CLI": str(Path(sys.executable).parent / "context-providers"),
+                "BASE": str(env.base),
+                "REPO": str(repo),
+                "LONG": str(long_state),
+            },
+            capture_output=True,
+            text=True,
+            timeout=180,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        taken = f"/tmp/ctxp-{os.getuid()}: owned by another user (uid {OTHER_UID})"
+        start = json.loads((env.base / "start.out").read_text())
+        assert "On branch main" in start["hookSpecificOutput"]["additionalContext"]
+        run = env.state / "context-providers" / "run"
+        assert list(run.glob("*.sock")), "the socket is not in the state directory"
+        out = (env.base / "doctor.out").read_text()
+        assert f"Socket directory: {run}\n  ! passed over: {taken}" in out, out
+        assert f"! socket directory passed over: {taken}" in out, out
+        assert taken in env.log()
+
+        long_start = json.loads((env.base / "long.out").read_text())
+        assert "On branch main" in long_start["hookSpecificOutput"]["additionalContext"]
+        recorded = (long_state / "context-providers" / "runtime-dir").read_text().strip()
+        assert recorded.startswith(f"/tmp/ctxp-{os.getuid()}-"), recorded
+        long_out = (env.base / "long-doctor.out").read_text()
+        assert f"Socket directory: {recorded}\n  ! passed over: {taken}" in long_out, long_out
+        assert "too long a path for a socket" in long_out
+    finally:
+        env.close()
