@@ -334,6 +334,15 @@ def _answers(path: str) -> bool:
     return True
 
 
+def _origin(record: logging.LogRecord) -> bool:
+    """Say where a line of the providers comes from (they log here, in this process, as
+    ``providers.<package>.*``): ``repo_conventions: ...``, ``rules: ...``."""
+    parts = record.name.split(".")
+    inside = len(parts) > 1 and parts[0] == "providers" and parts[1] != "clients"
+    record.origin = f"{parts[1]}: " if inside else ""
+    return True
+
+
 def _log_to_file() -> None:
     path = Path(places.log_path())
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -341,9 +350,11 @@ def _log_to_file() -> None:
         if path.stat().st_size > LOG_MAX_BYTES:
             os.replace(path, path.with_suffix(".log.1"))
     handler = logging.FileHandler(path, encoding="utf-8")
+    handler.addFilter(_origin)
     handler.setFormatter(
         logging.Formatter(
-            f"%(asctime)s daemon[{os.getpid()}] %(levelname)s %(message)s", "%Y-%m-%dT%H:%M:%S"
+            f"%(asctime)s daemon[{os.getpid()}] %(levelname)s %(origin)s%(message)s",
+            "%Y-%m-%dT%H:%M:%S",
         )
     )
     root_logger = logging.getLogger()
