@@ -34,7 +34,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -229,23 +229,28 @@ class Daemon:
             self.stopping.set()
 
     def _handle(self, conn: socket.socket) -> None:
-        verb: list[str] = []
+        verb = ""
         try:
             with conn:
-                self._answer(conn, verb)
+                reader = wire.Reader(conn)
+                verb, args, body = reader.message(time.monotonic() + REQUEST_WAIT_S)
+                self._answer(conn, reader, verb, args, body)
         except Exception as error:  # one bad request never stops the process
             log.warning("request failed: %s: %s", type(error).__name__, error)
         finally:
             with self._state:
                 self.active -= 1
-                if verb != ["status"]:  # asking how idle we are is not being busy
+                if verb != "status":  # asking how idle we are is not being busy
                     self.last_request = time.monotonic()
 
-    def _answer(self, conn: socket.socket, verb_read: list[str]) -> None:
-        """Answer one request; its verb goes in ``verb_read`` once read."""
-        reader = wire.Reader(conn)
-        verb, args, body = reader.message(time.monotonic() + REQUEST_WAIT_S)
-        verb_read.append(verb)
+    def _answer(
+        self,
+        conn: socket.socket,
+        reader: wire.Reader,
+        verb: str,
+        args: Sequence[str],
+        body: bytes,
+    ) -> None:
         if verb == "status":
             conn.sendall(wire.encode("ok", json.dumps(self.status()).encode()))
             return
