@@ -82,9 +82,11 @@ def unusable(directory: str) -> str:
 
 
 def _make(directory: str) -> str:
-    """Create ``directory`` 0700 (its parents too, 0700); why not ("" when made or there)."""
+    """Create ``directory`` 0700 (in the state directory, its parents too); why not (""
+    when made or there)."""
     try:
-        os.makedirs(os.path.dirname(directory), mode=0o700, exist_ok=True)
+        if directory.startswith(state_dir() + os.sep):
+            os.makedirs(os.path.dirname(directory), mode=0o700, exist_ok=True)
         os.mkdir(directory, 0o700)
     except FileExistsError:
         pass
@@ -108,6 +110,8 @@ def find_runtime_dir(*, create: bool) -> tuple[str, list[str]]:
         if not _fits(directory):
             problems.append(f"{directory}: too long a path for a socket")
             continue
+        if not create and not os.path.lexists(directory):
+            return directory, problems  # where a process that may create would make it
         problem = (create and _make(directory)) or unusable(directory)
         if not problem:
             return directory, problems

@@ -112,5 +112,13 @@ def test_nowhere_at_all_is_an_error_that_says_why(
     monkeypatch.setenv(places.ENV_STATE, str(tmp_path / ("s" * 100)))
     monkeypatch.setattr(places, "SHARED_TMP", str(tmp_path / "no" / "such"))
     with pytest.raises(places.PlaceError) as failed:
-        places.find_runtime_dir(create=False)
+        places.find_runtime_dir(create=True)
+    assert "No such file or directory" in str(failed.value)
     assert "too long a path" in str(failed.value)
+    assert not (tmp_path / "no").exists()
+
+
+def test_looking_only_names_the_place_a_background_process_would_make(shared: Path) -> None:
+    """doctor before any hook: the usual place, not made yet, and nothing passed over."""
+    assert places.find_runtime_dir(create=False) == (str(ours(shared)), [])
+    assert not ours(shared).exists()
