@@ -86,17 +86,30 @@ def problems(limit: int) -> list[str]:
     return [line for line in lines.splitlines() if any(w in line for w in PROBLEM_WORDS)][-limit:]
 
 
+def socket_place() -> list[str]:
+    """Where the sockets are, and why each place before it was passed over."""
+    try:
+        directory, passed_over = places.find_runtime_dir(create=False)
+    except OSError as error:
+        return ["Socket directory: none usable", f"  ! {error}"]
+    return [f"Socket directory: {directory}", *(f"  ! passed over: {p}" for p in passed_over)]
+
+
 def report(repo: Path, limit: int = 20) -> str:
-    out = ["Background processes:"]
+    out = [*socket_place(), ""]
+    out.append("Background processes:")
     found = list(running())
     for status in found:
         if "error" in status:
             out.append(f"  {status['socket']}: {status['error']}")
             continue
+        plugins = status.get("plugin_processes") or {}
+        processes = ", ".join(f"{name} (pid {pid})" for name, pid in plugins.items())
         out.append(
             f"  {status['root']}: pid {status['pid']}, up {status['uptime_s']} s, idle "
             f"{status['idle_s']} of {status['idle_limit_s']} s, {status['sessions']} "
-            f"session(s), providers: {', '.join(map(str, status['providers'])) or 'none'}"
+            f"session(s), providers: {', '.join(map(str, status['providers'])) or 'none'}; "
+            f"plugin processes: {processes or 'none'}"
         )
         for warning in status.get("warnings") or []:
             out.append(f"    ! {warning}")
