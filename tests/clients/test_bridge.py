@@ -405,6 +405,7 @@ def test_other_sources_are_plugin_processes_at_most_four(tmp_path: Path) -> None
         config = env.home / ".config" / "agent" / "config.hcl"
         config.parent.mkdir(parents=True)
         config.write_text(f"dev_overrides {{\n{overrides}}}\n", encoding="utf-8")
+        env.trust(repo)  # a repository's agent.hcl is used only once trusted (issue 27)
         run = env.hook("claude", session_start("claude", "many", repo), cwd=repo)
         assert "On branch main" in run.context
         status = env.status(repo)
