@@ -36,6 +36,9 @@ DEFAULT_INDENT = "  "
 
 _WS = " \t\n\r"
 """``JSON.parse``'s whitespace, and Python's ``json``'s."""
+_WS_RUN = re.compile("[ \t\n\r]*")
+_SIGNIFICANT = re.compile('["/]')
+"""Where ``strip-json-comments`` may change state: a quote, or a slash."""
 _JS_NOT_SPACE = re.compile(
     "[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
 )
@@ -121,42 +124,42 @@ def _blank(part: str) -> str:
 
 def blank_comments(text: str) -> str:
     """``text`` with its comments blanked out, as Gemini CLI's ``strip-json-comments``
-    (3.x, default ``whitespace: true``) does it: same length, same positions."""
+    (3.x, default ``whitespace: true``) does it: same length, same positions.
+
+    Its rules, in its order: a ``"`` not preceded by an odd run of backslashes opens or
+    closes a string (outside comments); ``//`` runs to the next ``\n`` (kept); ``/*`` to
+    the next ``*/``; a comment left open runs to the end. Jumps from one character that
+    matters to the next (``~/.claude.json`` can be megabytes; this is linear).
+    """
     out: list[str] = []
-    offset = 0
-    in_string = False
-    comment: Literal["", "line", "block"] = ""
-    i = 0
-    while i < len(text):
-        char, pair = text[i], text[i : i + 2]
-        if not comment and char == '"' and not _escaped(text, i):
-            in_string = not in_string
-        if in_string:
-            i += 1
+    offset = position = 0
+    while (found := _SIGNIFICANT.search(text, position)) is not None:
+        position = found.start()
+        if text[position] == '"':
+            if _escaped(text, position):
+                position += 1
+                continue
+            close = position + 1
+            while (close := text.find('"', close)) >= 0 and _escaped(text, close):
+                close += 1
+            if close < 0:
+                break  # a string to the end: no comment after it
+            position = close + 1
             continue
-        if not comment and pair == "//":
-            out.append(text[offset:i])
-            offset, comment = i, "line"
-            i += 2
+        pair = text[position : position + 2]
+        if pair not in ("//", "/*"):
+            position += 1
             continue
-        if comment == "line" and (pair == "\r\n" or char == "\n"):
-            out.append(_blank(text[offset:i]))
-            offset, comment = i, ""
-            i += len(pair) if pair == "\r\n" else 1
-            continue
-        if not comment and pair == "/*":
-            out.append(text[offset:i])
-            offset, comment = i, "block"
-            i += 2
-            continue
-        if comment == "block" and pair == "*/":
-            out.append(_blank(text[offset : i + 2]))
-            offset, comment = i + 2, ""
-            i += 2
-            continue
-        i += 1
-    rest = text[offset:]
-    return "".join(out) + (_blank(rest) if comment else rest)
+        out.append(text[offset:position])
+        if pair == "//":
+            end = text.find("\n", position + 2)
+            end = len(text) if end < 0 else end
+        else:
+            end = text.find("*/", position + 2)
+            end = len(text) if end < 0 else end + 2
+        out.append(_blank(text[position:end]))
+        offset = position = end
+    return "".join(out) + text[offset:]
 
 
 class _Parser:
@@ -170,10 +173,9 @@ class _Parser:
         return JsonTextError(message, self.text, self.pos)
 
     def skip(self) -> None:
-        text, pos = self.text, self.pos
-        while pos < len(text) and text[pos] in _WS:
-            pos += 1
-        self.pos = pos
+        found = _WS_RUN.match(self.text, self.pos)
+        assert found is not None  # ``*`` matches the empty run too
+        self.pos = found.end()
 
     def string(self) -> tuple[str, int, int]:
         found = _STRING.match(self.text, self.pos)

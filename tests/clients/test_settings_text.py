@@ -99,8 +99,8 @@ def with_comments(rng: random.Random, text: str) -> str:
 def corpus() -> list[str]:
     rng = random.Random(27)
     texts = list(TRICKY)
-    for _ in range(150):
-        texts.append("".join(rng.choice(PIECES) for _ in range(rng.randrange(1, 12))))
+    for _ in range(400):
+        texts.append("".join(rng.choice(PIECES) for _ in range(rng.randrange(1, 16))))
     for _ in range(150):
         value = {"root": random_value(rng)}
         indent = rng.choice([None, 2, 4, "\t"])
