@@ -185,7 +185,12 @@ def _our_entry(root: json_text.Node) -> tuple[json_text.Key, ...] | None:
 def removed(text: str, path: Path, *, comments: bool) -> str:
     """``text`` without our hooks, and without what held only them."""
     while (where := _our_entry(parsed(text, path, comments=comments))) is not None:
-        text = json_text.delete(text, where, comments=comments)
+        shorter = json_text.delete(text, where, comments=comments)
+        if len(shorter) >= len(text):  # never loop on an entry that will not go
+            raise SetupError(
+                f"{path}: our hook at {list(where)} cannot be taken out; left untouched"
+            )
+        text = shorter
     return text
 
 
