@@ -44,10 +44,10 @@ def running() -> Iterator[dict[str, Any]]:
             yield {"socket": path, **json.loads(body)}
 
 
-def hooks_in(path: Path) -> list[str]:
+def hooks_in(path: Path, client: str) -> list[str]:
     """Events at which ``path`` runs our hook."""
     try:
-        settings = load(path)
+        settings = load(path, client)
     except SetupError as error:
         return [f"(unreadable: {error})"]
     hooks = settings.get("hooks")
@@ -71,7 +71,7 @@ def mcp_registered(client: str, scope: str, repo: Path) -> Path | None:
             text = plan.path.read_text(encoding="utf-8") if plan.path.exists() else ""
             servers = tomllib.loads(text).get("mcp_servers")
         else:
-            servers = load(plan.path).get("mcpServers")
+            servers = load(plan.path, client).get("mcpServers")
     except (OSError, ValueError):
         return None
     entry = servers.get(SERVER_NAME) if isinstance(servers, dict) else None
@@ -120,7 +120,7 @@ def report(repo: Path, limit: int = 20) -> str:
     for client in facts.FACTS:
         for scope in ("project", "user"):
             path = settings_path(client, scope, repo)
-            events = hooks_in(path) if path.exists() else []
+            events = hooks_in(path, client) if path.exists() else []
             state = ", ".join(events) if events else "no context-providers hooks"
             exists = "" if path.exists() else " (no such file)"
             out.append(f"  {client:<6} {scope:<7} {path}{exists}: {state}")

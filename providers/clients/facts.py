@@ -112,6 +112,10 @@ class ClientFacts:
     project_trust_args: tuple[str, ...]
     """Command-line arguments without which the client ignores the project's hook file."""
     timeout_unit: TimeoutUnit
+    settings_comments: bool
+    """Whether its JSON settings files may hold comments: Gemini CLI reads them with
+    ``JSON.parse(stripJsonComments(text))`` (``//`` and ``/* */``); Claude Code's and
+    Codex CLI's are plain JSON to setup (it refuses what it cannot read as the client does)."""
     hook_input_fields: tuple[str, ...]
     prompt_input_fields: tuple[str, ...]
     tool_input_fields: tuple[str, ...]
@@ -164,6 +168,7 @@ CLAUDE: Final = ClientFacts(
     hook_trust_args=(),
     project_trust_args=(),
     timeout_unit="s",
+    settings_comments=False,
     hook_input_fields=COMMON_INPUT_FIELDS,
     prompt_input_fields=("prompt",),
     tool_input_fields=("tool_name", "tool_input", "tool_response"),
@@ -234,6 +239,7 @@ GEMINI: Final = ClientFacts(
     hook_trust_args=(),
     project_trust_args=(),  # measured in a trusted workspace (GEMINI_CLI_TRUST_WORKSPACE=true)
     timeout_unit="ms",
+    settings_comments=True,
     hook_input_fields=COMMON_INPUT_FIELDS,
     prompt_input_fields=("prompt",),
     tool_input_fields=("tool_name", "tool_input", "tool_response"),
@@ -288,6 +294,7 @@ CODEX: Final = ClientFacts(
     # --trust writes [projects."ROOT"] trust_level = "trusted" into config.toml.
     project_trust_args=("--trust",),
     timeout_unit="s",
+    settings_comments=False,
     hook_input_fields=COMMON_INPUT_FIELDS,
     prompt_input_fields=("prompt",),
     tool_input_fields=("tool_name", "tool_input", "tool_response"),
