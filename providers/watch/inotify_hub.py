@@ -264,3 +264,14 @@ def process_hub() -> Hub:
         if _process_hub is None:
             _process_hub = Hub()
         return _process_hub
+
+
+def _forget_in_child() -> None:
+    """A forked child has the parent's descriptor but not its reader thread: it starts
+    afresh (its own instance, on first use)."""
+    global _process_hub, _process_lock
+    _process_hub = None
+    _process_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_in_child)
