@@ -255,3 +255,35 @@ def test_touched_paths_outside_the_repo_are_ignored(
     outside.write_text("x\n")
     collect(provider, repo, touched=(str(outside),))
     assert len(runs(log)) == first + 1
+
+
+def test_an_edit_where_git_ignores_runs_no_git_and_an_ignored_tracked_file_still_shows(
+    make_provider: Make, tmp_path: Path, repo: Path
+) -> None:
+    """Issue 27 item 5: nothing git ignores is watched (git status shows none of it), but a
+    tracked file there (``git add -f``) is, and its edit shows."""
+    (repo / "node_modules" / "pkg").mkdir(parents=True)
+    (repo / "node_modules" / "pkg" / "vendored.js").write_text("one\n")
+    (repo / ".gitignore").write_text("node_modules/\n")
+    git(repo, "add", ".gitignore")
+    git(repo, "add", "-f", "node_modules/pkg/vendored.js")
+    git(repo, "commit", "-qm", "vendored")
+    (repo / "node_modules" / "other").mkdir()
+    wrapper, log = counting_git(tmp_path)
+    provider = make_provider({"git": str(wrapper)})
+    collect(provider, repo)
+    provider.answer_sent()
+    time.sleep(0.5)
+    settled = collect(provider, repo)  # the watch is in place: recomputes once
+    time.sleep(0.3)
+    assert collect(provider, repo) is settled
+    before = len(runs(log))
+    (repo / "node_modules" / "other" / "build.js").write_text("x\n")
+    time.sleep(0.3)
+    assert collect(provider, repo) is settled
+    assert len(runs(log)) == before  # no event, no git
+    (repo / "node_modules" / "pkg" / "vendored.js").write_text("two\n")
+    deadline = time.monotonic() + 3
+    while "vendored.js" not in text_of(collect(provider, repo)):
+        assert time.monotonic() < deadline, "the edit to the tracked file never showed up"
+        time.sleep(0.05)
