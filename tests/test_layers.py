@@ -56,10 +56,10 @@ ALLOWED: dict[str, frozenset[str]] = {
         {"core", "registry", "host", "goplugin", "repository", "rules", "markdown"}
         | set(PROVIDER_PACKAGES)
     ),
-    # markdown: to find the @imports of the convention files a client loads itself (a
+    # rules: to expand the @imports of the convention files a client loads itself (a
     # CLAUDE.md saying @AGENTS.md brings AGENTS.md in), so the bridge does not send them;
     # cli: the shell commands' shared parser and console
-    "clients": frozenset({"core", "registry", "host", "repository", "markdown", "cli"}),
+    "clients": frozenset({"core", "registry", "host", "repository", "rules", "cli"}),
     "entry": frozenset({"core", "registry", "goplugin", "cli", "clients"}),
 }
 """Layer -> the other ``providers`` layers it may import (a layer may always import

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from providers.cli.explain_runs import AMPLE, Runs
+from providers.core.section_text import SCOPED_DOCS_INDEX
 from providers.core.types import Section
 from providers.markdown import normalise_newlines, split_front_matter
 from providers.repo_conventions.discover import discover
@@ -38,7 +39,7 @@ from providers.scoped_docs.settings import settings_from as scoped_settings
 
 CONVENTIONS, SCOPED, TREE = "repo_conventions", "scoped_docs", "file_tree"
 CONTINUE_RULES = ".continue/rules"
-INDEX = "scoped docs index"
+INDEX = SCOPED_DOCS_INDEX
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from providers.core.types import ContextRequest, Contribution, ModelTarget, Sect
 from providers.host.agent_config import AgentConfig, ConfigError
 from providers.host.decode import DecodeError, decode_block
 from providers.host.repo_config import resolve
-from providers.registry import PROVIDERS, ProviderEntry, ProviderHandle, by_published
+from providers.registry import PROVIDERS, ProviderEntry, ProviderHandle
 
 AMPLE = 1 << 24
 """A budget past any repository's needs: what would be sent with no budget at all."""
@@ -54,8 +54,7 @@ def declared_providers(directory: Path) -> tuple[dict[str, Declared], str]:
 def _declarations(agent: AgentConfig) -> dict[str, Declared]:
     found = {entry.package: Declared(entry, None) for entry in PROVIDERS}
     for declaration in agent.providers:
-        published = declaration.source.rsplit("/", 1)[-1]
-        entry = by_published(published)
+        entry = declaration.ours
         if entry is None or found[entry.package].config is not None:
             continue
         schema = ProviderHandle(entry.factory).load_now().capabilities().config_schema

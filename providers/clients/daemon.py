@@ -10,11 +10,14 @@ Unix socket (:mod:`providers.clients.places`, :mod:`providers.clients.wire`).
   socket answers. A socket file left by a killed process is removed by the next owner.
 - It binds the socket first, then brings the providers up (``agent.hcl``'s, or the four
   defaults), all at once, through ``providers.host``; a hook that arrives meanwhile
-  waits for them (within its own bound).
+  waits for them (within its own bound). Ours run in this process
+  (``host.inprocess``: the same calls and checks as a plugin's); a provider of another
+  source runs as a plugin process, at most :data:`MAX_PLUGIN_PROCESSES` of them.
 - It exits when idle for ``CONTEXT_PROVIDERS_IDLE_S`` seconds (1800), at a
   ``SessionEnd`` that leaves no session it knows, when the repository is gone, on
   ``stop`` and on SIGTERM: socket removed first (a new hook starts a new process), then
-  the providers stopped. Its plugins notice within 0.1 s if it is killed.
+  the providers stopped. Its plugins notice within 0.1 s if it is killed. A ``status``
+  request (``doctor``) is not activity: it leaves the idle clock running.
 
 Everything it has to say goes to the log (``places.log_path()``).
 """
@@ -31,7 +34,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +45,10 @@ from providers.clients.service import Bridge
 from providers.core.identity import package_version
 from providers.host.agent_config import AgentConfig, ConfigError, default_agent_config
 from providers.host.bringup import Plugins, bring_up_all
-from providers.host.repo_config import Resolved, our_entry, resolve
+from providers.host.launcher import PluginProcess
+from providers.host.repo_config import Resolved, resolve
 from providers.host.trust import TrustStore
+from providers.repository.gitexec import kill_all
 
 log = logging.getLogger("providers.clients")
 
@@ -55,6 +60,10 @@ READY_WAIT_S = 60.0
 """The longest a request waits for the providers to come up."""
 ACK_WAIT_S = 2.0
 REQUEST_WAIT_S = 5.0
+MAX_PLUGIN_PROCESSES = 4
+"""Plugin processes one repository may keep: our own providers run in this process
+(``host.inprocess``), each provider of another source in a process of its own; past
+this many they are refused (a warning in the log and in ``doctor``)."""
 LOG_MAX_BYTES = 1 << 20
 
 
@@ -85,7 +94,7 @@ def kinds_of(config: AgentConfig, stabilities: Mapping[str, str]) -> dict[str, K
     """Local name -> kind: ours by their source, any other by its stability."""
     kinds: dict[str, Kind] = {}
     for declaration in config.providers:
-        entry = our_entry(declaration)
+        entry = declaration.ours
         if entry is not None:
             kinds[declaration.local_name] = KINDS[entry.package]
         else:
@@ -155,7 +164,14 @@ class Daemon:
             self.warnings.extend(resolved.notes)
             self.trust = resolved.verdict.state.value if resolved.verdict else ""
             if resolved.served:
-                bring_up_all(config, self.session, log_sink=log.info, concurrently=True)
+                bring_up_all(
+                    config,
+                    self.session,
+                    log_sink=log.info,
+                    concurrently=True,
+                    in_process=True,
+                    max_processes=MAX_PLUGIN_PROCESSES,
+                )
             self.warnings.extend(self.session.warnings)
             for warning in self.warnings:
                 log.warning("%s", warning)
@@ -190,7 +206,6 @@ class Daemon:
                 raise
             with self._state:
                 self.active += 1
-                self.last_request = time.monotonic()
             threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
 
     def _check_idle(self) -> None:
@@ -205,19 +220,28 @@ class Daemon:
             self.stopping.set()
 
     def _handle(self, conn: socket.socket) -> None:
+        verb = ""
         try:
             with conn:
-                self._answer(conn)
+                reader = wire.Reader(conn)
+                verb, args, body = reader.message(time.monotonic() + REQUEST_WAIT_S)
+                self._answer(conn, reader, verb, args, body)
         except Exception as error:  # one bad request never stops the process
             log.warning("request failed: %s: %s", type(error).__name__, error)
         finally:
             with self._state:
                 self.active -= 1
-                self.last_request = time.monotonic()
+                if verb != "status":  # asking how idle we are is not being busy
+                    self.last_request = time.monotonic()
 
-    def _answer(self, conn: socket.socket) -> None:
-        reader = wire.Reader(conn)
-        verb, args, body = reader.message(time.monotonic() + REQUEST_WAIT_S)
+    def _answer(
+        self,
+        conn: socket.socket,
+        reader: wire.Reader,
+        verb: str,
+        args: Sequence[str],
+        body: bytes,
+    ) -> None:
         received = time.monotonic()  # the hook's wait= counts from here
         if verb == "status":
             conn.sendall(wire.encode("ok", json.dumps(self.status()).encode()))
@@ -275,6 +299,11 @@ class Daemon:
             "ready": self.ready.is_set(),
             "providers": [s.name for s in self.session.slots],
             "trust": self.trust,
+            "plugin_processes": {
+                s.name: s.plugin.process.pid
+                for s in self.session.slots
+                if isinstance(s.plugin, PluginProcess)
+            },
             "sessions": self.bridge.store.live() if self.bridge else 0,
             "warnings": list(self.warnings),
         }
@@ -290,6 +319,7 @@ class Daemon:
             self._server.close()
         self.ready.wait(READY_WAIT_S)
         self.session.close()
+        kill_all()  # a git run a provider in this process still waits for: not past us
         if self._lock_fd >= 0:
             os.close(self._lock_fd)
         log.info("stopped")
@@ -303,6 +333,15 @@ def _answers(path: str) -> bool:
     return True
 
 
+def _origin(record: logging.LogRecord) -> bool:
+    """Say where a line of the providers comes from (they log here, in this process, as
+    ``providers.<package>.*``): ``repo_conventions: ...``, ``rules: ...``."""
+    parts = record.name.split(".")
+    inside = len(parts) > 1 and parts[0] == "providers" and parts[1] != "clients"
+    record.origin = f"{parts[1]}: " if inside else ""
+    return True
+
+
 def _log_to_file() -> None:
     path = Path(places.log_path())
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -310,9 +349,11 @@ def _log_to_file() -> None:
         if path.stat().st_size > LOG_MAX_BYTES:
             os.replace(path, path.with_suffix(".log.1"))
     handler = logging.FileHandler(path, encoding="utf-8")
+    handler.addFilter(_origin)
     handler.setFormatter(
         logging.Formatter(
-            f"%(asctime)s daemon[{os.getpid()}] %(levelname)s %(message)s", "%Y-%m-%dT%H:%M:%S"
+            f"%(asctime)s daemon[{os.getpid()}] %(levelname)s %(origin)s%(message)s",
+            "%Y-%m-%dT%H:%M:%S",
         )
     )
     root_logger = logging.getLogger()
@@ -328,9 +369,12 @@ def main(argv: list[str] | None = None) -> int:
     _log_to_file()
     root = Path(args[0]).resolve()
     try:
-        daemon = Daemon(root, places.runtime_dir(create=True))
+        directory, passed_over = places.find_runtime_dir(create=True)
+        daemon = Daemon(root, directory)
         if not daemon.claim():
             return 0
+        for problem in passed_over:  # logged with the others at bring-up; doctor shows it
+            daemon.warnings.append(f"socket directory passed over: {problem}; using {directory}")
     except OSError as error:
         log.error("cannot serve %s: %s", root, error)
         return 1

@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from providers.core.budget import fallback_tokens_for_bytes
+from providers.core.section_text import SCOPED_DOCS_INDEX, doc_path, tree_totals
 
 Kind = Literal["conventions", "git_status", "file_tree", "scoped_docs", "static", "dynamic"]
 Event = Literal["start", "resume", "prompt", "tool"]
@@ -43,12 +44,8 @@ KINDS: Mapping[str, Kind] = MappingProxyType(
 )
 """Our providers' packages -> what a section of theirs is to the bridge."""
 
-INDEX_LABEL = "scoped docs index"
-"""Scoped docs' closing index (what did not fit, rules on request): a catalog that
-changes as docs come and go, not a doc; never sent by hooks."""
-TOTALS_PREFIX = "(shown: "
-"""The file tree's closing line: its counts of files and directories present."""
-_DOC_REASONS = (" (applies to ", " (always applies)")
+INDEX_LABEL = SCOPED_DOCS_INDEX
+"""Never sent by hooks: a catalog that changes as docs come and go, not a doc."""
 
 EMPTY_MAPPING: Mapping[str, str] = MappingProxyType({})
 
@@ -79,12 +76,6 @@ class Piece:
         return self.label if self.kind == "conventions" else ""
 
 
-def doc_path(label: str) -> str:
-    """``src/AGENTS.md`` of ``src/AGENTS.md (applies to src/a.py via "src/**")``."""
-    cut = min((i for r in _DOC_REASONS if (i := label.find(r)) >= 0), default=-1)
-    return label if cut < 0 else label[:cut]
-
-
 def tokens(text: str) -> int:
     """What ``text`` costs, counted as the kernel's fallback does (ceil(bytes / 4))."""
     return fallback_tokens_for_bytes(len(text.encode("utf-8")))
@@ -92,15 +83,6 @@ def tokens(text: str) -> int:
 
 def digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=10).hexdigest()
-
-
-def tree_totals(text: str) -> str:
-    """The file tree's totals of files and directories present (the part after " of "
-    in each count), or "" when the section has no totals line."""
-    for line in reversed(text.rstrip("\n").split("\n")):
-        if line.startswith(TOTALS_PREFIX):
-            return " ".join(part.split(" ")[0] for part in line.split(" of ")[1:])
-    return ""
 
 
 @dataclass(frozen=True)

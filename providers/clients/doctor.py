@@ -44,10 +44,10 @@ def running() -> Iterator[dict[str, Any]]:
             yield {"socket": path, **json.loads(body)}
 
 
-def hooks_in(path: Path) -> list[str]:
+def hooks_in(path: Path, client: str) -> list[str]:
     """Events at which ``path`` runs our hook."""
     try:
-        settings = load(path)
+        settings = load(path, client)
     except SetupError as error:
         return [f"(unreadable: {error})"]
     hooks = settings.get("hooks")
@@ -71,7 +71,7 @@ def mcp_registered(client: str, scope: str, repo: Path) -> Path | None:
             text = plan.path.read_text(encoding="utf-8") if plan.path.exists() else ""
             servers = tomllib.loads(text).get("mcp_servers")
         else:
-            servers = load(plan.path).get("mcpServers")
+            servers = load(plan.path, client).get("mcpServers")
     except (OSError, ValueError):
         return None
     entry = servers.get(SERVER_NAME) if isinstance(servers, dict) else None
@@ -86,17 +86,30 @@ def problems(limit: int) -> list[str]:
     return [line for line in lines.splitlines() if any(w in line for w in PROBLEM_WORDS)][-limit:]
 
 
+def socket_place() -> list[str]:
+    """Where the sockets are, and why each place before it was passed over."""
+    try:
+        directory, passed_over = places.find_runtime_dir(create=False)
+    except OSError as error:
+        return ["Socket directory: none usable", f"  ! {error}"]
+    return [f"Socket directory: {directory}", *(f"  ! passed over: {p}" for p in passed_over)]
+
+
 def report(repo: Path, limit: int = 20) -> str:
-    out = ["Background processes:"]
+    out = [*socket_place(), ""]
+    out.append("Background processes:")
     found = list(running())
     for status in found:
         if "error" in status:
             out.append(f"  {status['socket']}: {status['error']}")
             continue
+        plugins = status.get("plugin_processes") or {}
+        processes = ", ".join(f"{name} (pid {pid})" for name, pid in plugins.items())
         out.append(
             f"  {status['root']}: pid {status['pid']}, up {status['uptime_s']} s, idle "
             f"{status['idle_s']} of {status['idle_limit_s']} s, {status['sessions']} "
-            f"session(s), providers: {', '.join(map(str, status['providers'])) or 'none'}"
+            f"session(s), providers: {', '.join(map(str, status['providers'])) or 'none'}; "
+            f"plugin processes: {processes or 'none'}"
         )
         for warning in status.get("warnings") or []:
             out.append(f"    ! {warning}")
@@ -107,7 +120,7 @@ def report(repo: Path, limit: int = 20) -> str:
     for client in facts.FACTS:
         for scope in ("project", "user"):
             path = settings_path(client, scope, repo)
-            events = hooks_in(path) if path.exists() else []
+            events = hooks_in(path, client) if path.exists() else []
             state = ", ".join(events) if events else "no context-providers hooks"
             exists = "" if path.exists() else " (no such file)"
             out.append(f"  {client:<6} {scope:<7} {path}{exists}: {state}")

@@ -17,6 +17,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from providers.rules import import_styles
+from providers.rules.import_styles import ImportStyle
+
 ClientName = Literal["claude", "gemini", "codex"]
 TimeoutUnit = Literal["s", "ms"]
 
@@ -109,6 +112,10 @@ class ClientFacts:
     project_trust_args: tuple[str, ...]
     """Command-line arguments without which the client ignores the project's hook file."""
     timeout_unit: TimeoutUnit
+    settings_comments: bool
+    """Whether its JSON settings files may hold comments: Gemini CLI reads them with
+    ``JSON.parse(stripJsonComments(text))`` (``//`` and ``/* */``); Claude Code's and
+    Codex CLI's are plain JSON to setup (it refuses what it cannot read as the client does)."""
     hook_input_fields: tuple[str, ...]
     prompt_input_fields: tuple[str, ...]
     tool_input_fields: tuple[str, ...]
@@ -118,6 +125,13 @@ class ClientFacts:
     """Convention files (or directories) the client puts before the model with no hook."""
     loads_unless: Mapping[str, str]
     """A convention file the client loads only when another one is absent."""
+    loads_nested: bool
+    """Whether it loads its convention files below the root too (Codex only along the
+    path from the root to its working directory)."""
+    import_style: ImportStyle | None
+    """How it expands ``@imports`` in what it loads (``None``: it expands nothing)."""
+    companions: Mapping[str, tuple[str, ...]]
+    """Files it loads together with a convention file it names."""
 
 
 COMMON_INPUT_FIELDS: Final = ("hook_event_name", "session_id", "cwd", "transcript_path")
@@ -154,6 +168,7 @@ CLAUDE: Final = ClientFacts(
     hook_trust_args=(),
     project_trust_args=(),
     timeout_unit="s",
+    settings_comments=False,
     hook_input_fields=COMMON_INPUT_FIELDS,
     prompt_input_fields=("prompt",),
     tool_input_fields=("tool_name", "tool_input", "tool_response"),
@@ -190,6 +205,9 @@ CLAUDE: Final = ClientFacts(
     ),
     loads_by_itself=("CLAUDE.md", ".claude/rules/"),
     loads_unless={"AGENTS.md": "CLAUDE.md"},
+    loads_nested=True,
+    import_style=import_styles.CLAUDE,
+    companions={"CLAUDE.md": ("CLAUDE.local.md", ".claude/CLAUDE.md")},
 )
 
 GEMINI: Final = ClientFacts(
@@ -221,6 +239,7 @@ GEMINI: Final = ClientFacts(
     hook_trust_args=(),
     project_trust_args=(),  # measured in a trusted workspace (GEMINI_CLI_TRUST_WORKSPACE=true)
     timeout_unit="ms",
+    settings_comments=True,
     hook_input_fields=COMMON_INPUT_FIELDS,
     prompt_input_fields=("prompt",),
     tool_input_fields=("tool_name", "tool_input", "tool_response"),
@@ -246,6 +265,9 @@ GEMINI: Final = ClientFacts(
     ),
     loads_by_itself=("GEMINI.md",),
     loads_unless={},
+    loads_nested=True,
+    import_style=import_styles.GEMINI,
+    companions={},
 )
 
 CODEX: Final = ClientFacts(
@@ -272,6 +294,7 @@ CODEX: Final = ClientFacts(
     # --trust writes [projects."ROOT"] trust_level = "trusted" into config.toml.
     project_trust_args=("--trust",),
     timeout_unit="s",
+    settings_comments=False,
     hook_input_fields=COMMON_INPUT_FIELDS,
     prompt_input_fields=("prompt",),
     tool_input_fields=("tool_name", "tool_input", "tool_response"),
@@ -302,6 +325,9 @@ CODEX: Final = ClientFacts(
     ),
     loads_by_itself=("AGENTS.md",),
     loads_unless={},
+    loads_nested=False,
+    import_style=None,
+    companions={},
 )
 
 FACTS: Final[Mapping[str, ClientFacts]] = {f.name: f for f in (CLAUDE, GEMINI, CODEX)}

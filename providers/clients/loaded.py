@@ -25,20 +25,13 @@ from pathlib import Path, PurePosixPath
 
 from providers.clients import facts
 from providers.clients.deltas import Piece
-from providers.markdown import MarkdownTooComplex
-from providers.markdown.imports import find_imports
 from providers.repository.paths import confine, repo_relative
-from providers.repository.sources import SourceText, read_text
+from providers.repository.sources import Unavailable
+from providers.rules.expand import ImportPolicy, load_expanded
+from providers.rules.import_styles import ImportStyle
 
 MAX_IMPORT_DEPTH = 5
 """Claude Code follows imports five hops deep; Gemini CLI's memport likewise."""
-
-_COMPANIONS = {"CLAUDE.md": ("CLAUDE.local.md", ".claude/CLAUDE.md")}
-"""Files a client loads together with a convention file it names."""
-_NESTED = {"claude": True, "gemini": True, "codex": False}
-"""Whether the client loads its convention files below the root too (Codex only along
-the path from the root to its working directory)."""
-_IMPORTS = {"claude": True, "gemini": True, "codex": False}
 
 
 @dataclass(frozen=True)
@@ -75,36 +68,22 @@ def _present(root: Path) -> list[str]:
     return found
 
 
-def _imports(root: Path, start: Iterable[str]) -> set[str]:
-    """Repo-relative paths the files ``start`` import, transitively, inside the root.
-
-    A file too complex for the markdown parser (issue 20 item 5) counts as importing
-    nothing: what it imports may then be sent again, never left out."""
-    seen: set[str] = set()
-    frontier = [(p, 0) for p in start]
-    while frontier:
-        path, depth = frontier.pop()
-        if depth >= MAX_IMPORT_DEPTH:
+def _imports(root: Path, start: Iterable[str], style: ImportStyle) -> set[str]:
+    """Repo-relative paths the files ``start`` import, transitively, inside the root, as
+    ``style``'s client expands them: ``rules.expand``'s own expansion (the one import
+    walk), bounded as it is; a file too complex for the markdown parser counts as
+    importing nothing, so what it imports may be sent again, never left out."""
+    policy = ImportPolicy(max_depth=MAX_IMPORT_DEPTH, style=style)
+    found: set[str] = set()
+    for path in start:
+        expanded = load_expanded(root, path, policy)
+        if isinstance(expanded, Unavailable):
             continue
-        source = read_text(root, root / path)
-        if not isinstance(source, SourceText):
-            continue
-        try:
-            imports = find_imports(source.text)
-        except MarkdownTooComplex:
-            continue
-        for found in imports:
-            target = found.target
-            if target.startswith("~"):
-                continue
-            resolved = confine(root, (root / path).parent / target)
-            if resolved is None or not resolved.is_file():
-                continue
-            rel = repo_relative(root, resolved)
-            if rel not in seen:
-                seen.add(rel)
-                frontier.append((rel, depth + 1))
-    return seen
+        for dependency, key in expanded.dependencies.items():
+            inside = confine(root, Path(dependency))
+            if key is not None and inside is not None and inside.is_file():
+                found.add(repo_relative(root, inside))
+    return found - set(start)
 
 
 def own_loads(client: str, root: Path, cwd: Path | None = None) -> OwnLoads:
@@ -118,14 +97,15 @@ def own_loads(client: str, root: Path, cwd: Path | None = None) -> OwnLoads:
     }
     names = {n for n in loaded if not n.endswith("/")}
     prefixes = tuple(sorted(n for n in loaded if n.endswith("/")))
-    paths = {c for n in names for c in _COMPANIONS.get(n, ())}
+    info = facts.FACTS[client]
+    paths = {c for n in names for c in info.companions.get(n, ())}
     if client == "codex":
         names.add("AGENTS.override.md")
         paths |= _cwd_chain(root, cwd, ("AGENTS.override.md", "AGENTS.md"))
-    if _IMPORTS[client]:
+    if info.import_style is not None:
         start = {p for p in (*names, *paths) if (root / p).is_file()}
-        paths |= _imports(root, start)
-    return OwnLoads(client, frozenset(names), prefixes, frozenset(paths), _NESTED[client])
+        paths |= _imports(root, start, info.import_style)
+    return OwnLoads(client, frozenset(names), prefixes, frozenset(paths), info.loads_nested)
 
 
 def _cwd_chain(root: Path, cwd: Path | None, names: tuple[str, ...]) -> set[str]:

@@ -13,7 +13,12 @@ added, ``--print`` shows it. Per client (``facts.mcp``):
 - Codex CLI: a ``[mcp_servers.context_providers]`` table in ``$CODEX_HOME/config.toml``
   (or ``.codex/config.toml`` in a trusted project) with ``required = true``, its tools
   approved, and ``env_vars`` passing on the variables that place the background process
-  (Codex gives servers only a few of its own); edited as text, checked with ``tomllib``.
+  (Codex gives servers only a few of its own); edited as text (``toml_text``: the user's
+  comments and tables stay where they are), the result checked with ``tomllib``.
+
+Every file is edited as text and written as the hooks' setup writes it: comments,
+indentation, key order, mode, owner and symlinks kept; setup then ``--remove`` gives back
+each file byte for byte.
 """
 
 from __future__ import annotations
@@ -22,14 +27,14 @@ import json
 import os
 import sys
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from providers.clients import facts, hook, places
+from providers.clients import facts, hook, json_text, places, settings_file, toml_text
 from providers.clients.sections import ENV_START, ENV_WAIT, SERVER_NAME
-from providers.clients.setup import SetupError, load, write
+from providers.clients.setup import SetupError, comments_in, edit_json, parsed, update
 
 ENV_PASSED = (places.ENV_RUNTIME, places.ENV_STATE, hook.ENV_START, ENV_START, ENV_WAIT)
 """What Codex must pass on for the server to find the hooks' background process."""
@@ -97,54 +102,85 @@ def entry(plan: McpPlan) -> dict[str, Any]:
     return value
 
 
-def _servers_of(settings: dict[str, Any], path: Path) -> dict[str, Any]:
-    servers = settings.setdefault("mcpServers", {})
-    if not isinstance(servers, dict):
-        raise SetupError(f'{path}: "mcpServers" is not an object; left untouched')
+def _object(root: json_text.Node, key: str, path: Path) -> json_text.Node | None:
+    node = root.get(key)
+    if node is not None and node.kind != "object":
+        raise SetupError(f'{path}: "{key}" is not an object; left untouched')
+    return node
+
+
+def json_merged(text: str, plan: McpPlan, *, comments: bool) -> str:
+    """``text`` with our server's entry (replaced where it stands when it differs)."""
+    root = parsed(text, plan.path, comments=comments)
+    servers = _object(root, "mcpServers", plan.path)
+    wanted = entry(plan)
+    if servers is None:
+        return json_text.append(
+            text, (), {SERVER_NAME: wanted}, key="mcpServers", comments=comments
+        )
     current = servers.get(SERVER_NAME)
-    if current is not None and not is_ours(current):
-        raise SetupError(f"{path}: a server named {SERVER_NAME} that is not ours; left untouched")
-    return servers
+    if current is None:
+        return json_text.append(text, ("mcpServers",), wanted, key=SERVER_NAME, comments=comments)
+    if not is_ours(current.value()):
+        raise SetupError(
+            f"{plan.path}: a server named {SERVER_NAME} that is not ours; left untouched"
+        )
+    if current.value() == wanted:
+        return text
+    return json_text.replace(text, ("mcpServers", SERVER_NAME), wanted, comments=comments)
 
 
-def json_merged(settings: dict[str, Any], plan: McpPlan) -> dict[str, Any]:
-    result: dict[str, Any] = json.loads(json.dumps(settings))
-    _servers_of(result, plan.path)[SERVER_NAME] = entry(plan)
-    return result
+def json_removed(text: str, path: Path, *, comments: bool) -> str:
+    """``text`` without our server's entry (nor ``mcpServers`` when it held only that)."""
+    servers = parsed(text, path, comments=comments).get("mcpServers")
+    current = servers.get(SERVER_NAME) if servers is not None else None
+    if servers is None or current is None or not is_ours(current.value()):
+        return text
+    if all(m.key == SERVER_NAME for m in servers.members):
+        return json_text.delete(text, ("mcpServers",), comments=comments)
+    return json_text.delete(text, ("mcpServers", SERVER_NAME), comments=comments)
 
 
-def json_removed(settings: dict[str, Any]) -> dict[str, Any]:
-    result: dict[str, Any] = json.loads(json.dumps(settings))
-    servers = result.get("mcpServers")
-    if isinstance(servers, dict) and is_ours(servers.get(SERVER_NAME)):
-        del servers[SERVER_NAME]
-        if not servers:
-            del result["mcpServers"]
-    return result
+def _allow_list(root: json_text.Node, path: Path) -> json_text.Node | None:
+    permissions = root.get("permissions")
+    allow = permissions.get("allow") if permissions is not None else None
+    if (permissions is not None and permissions.kind != "object") or (
+        allow is not None and allow.kind != "array"
+    ):
+        raise SetupError(f'{path}: "permissions.allow" is not a list; left untouched')
+    return allow
 
 
-def allowed(settings: dict[str, Any], plan: McpPlan) -> dict[str, Any]:
-    result: dict[str, Any] = json.loads(json.dumps(settings))
-    permissions = result.setdefault("permissions", {})
-    allow = permissions.setdefault("allow", []) if isinstance(permissions, dict) else None
-    if not isinstance(allow, list):
-        raise SetupError(f'{plan.approval}: "permissions.allow" is not a list; left untouched')
-    if RULE not in allow:
-        allow.append(RULE)
-    return result
+def allowed(text: str, path: Path, *, comments: bool) -> str:
+    """``text`` with Claude Code's rule allowing our server's tools."""
+    root = parsed(text, path, comments=comments)
+    allow = _allow_list(root, path)
+    if root.get("permissions") is None:
+        return json_text.append(text, (), {"allow": [RULE]}, key="permissions", comments=comments)
+    if allow is None:
+        return json_text.append(text, ("permissions",), [RULE], key="allow", comments=comments)
+    if RULE in allow.value():
+        return text
+    return json_text.append(text, ("permissions", "allow"), RULE, comments=comments)
 
 
-def disallowed(settings: dict[str, Any], plan: McpPlan) -> dict[str, Any]:
-    result: dict[str, Any] = json.loads(json.dumps(settings))
-    permissions = result.get("permissions")
-    allow = permissions.get("allow") if isinstance(permissions, dict) else None
-    if isinstance(permissions, dict) and isinstance(allow, list) and RULE in allow:
-        allow.remove(RULE)
-        if not allow:
-            del permissions["allow"]
-        if not permissions:
-            del result["permissions"]
-    return result
+def disallowed(text: str, path: Path, *, comments: bool) -> str:
+    """``text`` without that rule (nor what held only it)."""
+    root = parsed(text, path, comments=comments)
+    permissions = root.get("permissions")
+    allow = permissions.get("allow") if permissions is not None else None
+    if permissions is None or permissions.kind != "object" or allow is None:
+        return text
+    rules = allow.value()
+    if not isinstance(rules, list) or RULE not in rules:
+        return text
+    if len(rules) > 1:
+        where: tuple[json_text.Key, ...] = ("permissions", "allow", rules.index(RULE))
+    elif any(m.key != "allow" for m in permissions.members):
+        where = ("permissions", "allow")
+    else:
+        where = ("permissions",)
+    return json_text.delete(text, where, comments=comments)
 
 
 # -- config.toml (Codex CLI) -------------------------------------------------------------
@@ -172,66 +208,56 @@ def _toml_checked(text: str, path: Path) -> dict[str, Any]:
     return data
 
 
-def _block_span(lines: list[str], path: Path) -> tuple[int, int] | None:
-    """Lines ``[start, end)`` of our table (and its sub-tables), trailing blank lines
-    excluded; None when there is none."""
-    starts = [i for i, line in enumerate(lines) if line.strip() == HEADER]
-    if not starts:
-        return None
-    if len(starts) > 1:
-        raise SetupError(f"{path}: {HEADER} twice; left untouched")
-    start = starts[0]
-    end = start + 1
-    while end < len(lines):
-        stripped = lines[end].strip()
-        if stripped.startswith("[") and not stripped.startswith(f"{HEADER[:-1]}."):
-            break
-        end += 1
-    while end > start + 1 and not lines[end - 1].strip():
-        end -= 1
-    return start, end
+def _without_ours(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` without our server (nor an ``mcp_servers`` our table alone made)."""
+    result = dict(data)
+    servers = result.get("mcp_servers")
+    if isinstance(servers, dict):
+        servers = {k: v for k, v in servers.items() if k != SERVER_NAME}
+        if servers:
+            result["mcp_servers"] = servers
+        else:
+            del result["mcp_servers"]
+    return result
+
+
+def _toml_edited(before: str, after: str, path: Path, ours: dict[str, Any] | None) -> str:
+    """``after``, checked: it reads as ``before`` with our server as ``ours`` (None: none),
+    and nothing else changed."""
+    expected = _without_ours(_toml_checked(before, path))
+    try:
+        data: dict[str, Any] | None = tomllib.loads(after)
+    except tomllib.TOMLDecodeError:
+        data = None
+    servers = data.get("mcp_servers") if data is not None else None
+    found = servers.get(SERVER_NAME) if isinstance(servers, dict) else None
+    if data is None or _without_ours(data) != expected or found != ours:
+        raise SetupError(
+            f"{path}: {SERVER_NAME} is written in a form setup does not edit; left untouched"
+        )
+    return after
 
 
 def toml_merged(text: str, plan: McpPlan) -> str:
-    data = _toml_checked(text, plan.path)
-    lines = text.splitlines(keepends=True)
-    span = _block_span(lines, plan.path)
+    """``text`` with our table (replaced where it stands, else appended)."""
+    _toml_checked(text, plan.path)
     block = toml_block(plan)
-    if span is None:
-        if SERVER_NAME in (data.get("mcp_servers") or {}):
-            raise SetupError(f"{plan.path}: {SERVER_NAME} is defined in a form setup does not edit")
-        if not text:
-            return block
-        return text + ("" if text.endswith("\n") else "\n") + "\n" + block
-    start, end = span
-    return "".join(lines[:start]) + block + "".join(lines[end:])
+    try:
+        after = toml_text.put(text, HEADER, block)
+    except toml_text.TomlTextError as error:
+        raise SetupError(f"{plan.path}: {error}; left untouched") from error
+    ours: dict[str, Any] = tomllib.loads(block)["mcp_servers"][SERVER_NAME]
+    return _toml_edited(text, after, plan.path, ours)
 
 
 def toml_removed(text: str, path: Path) -> str:
+    """``text`` without our table (and the separator setup put before it)."""
     _toml_checked(text, path)
-    lines = text.splitlines(keepends=True)
-    span = _block_span(lines, path)
-    if span is None:
-        return text
-    start, end = span
-    if start > 0 and not lines[start - 1].strip():
-        start -= 1  # the blank line put before it
-    return "".join(lines[:start]) + "".join(lines[end:])
-
-
-def _read(path: Path) -> str:
-    return path.read_text(encoding="utf-8") if path.exists() else ""
-
-
-def _write_text(path: Path, text: str) -> None:
-    if not text.strip():
-        if path.exists():
-            path.unlink()
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)
+    try:
+        after = toml_text.drop(text, HEADER)
+    except toml_text.TomlTextError as error:
+        raise SetupError(f"{path}: {error}; left untouched") from error
+    return _toml_edited(text, after, path, None)
 
 
 # -- what setup does ------------------------------------------------------------------
@@ -256,33 +282,35 @@ def run(plan: McpPlan, *, remove: bool = False, show: bool = False, scope: str =
 
 
 def _run_toml(plan: McpPlan, remove: bool) -> list[str]:
-    before = _read(plan.path)
-    after = toml_removed(before, plan.path) if remove else toml_merged(before, plan)
-    if after == before:
-        return []
-    _write_text(plan.path, after)
-    return [str(plan.path)]
+    def change(text: str | None) -> settings_file.Edit | None:
+        before = text or ""
+        after = toml_removed(before, plan.path) if remove else toml_merged(before, plan)
+        if after == before:
+            return None
+        return settings_file.Edit(after, empty=not after.strip())
+
+    return [str(p) for p in update([(plan.path, change)])]
 
 
 def _run_json(plan: McpPlan, remove: bool) -> list[str]:
-    Change = Callable[[dict[str, Any]], dict[str, Any]]
-    changes: list[tuple[Path, Change]] = [
-        (plan.path, json_removed if remove else lambda s: json_merged(s, plan))
-    ]
+    comments = comments_in(plan.client)
+
+    def server(text: str) -> str:
+        if remove:
+            return json_removed(text, plan.path, comments=comments)
+        return json_merged(text, plan, comments=comments)
+
+    changes = [(plan.path, edit_json(server, plan.path, comments=comments))]
     if plan.approval is not None:
-        change: Change = (lambda s: disallowed(s, plan)) if remove else (lambda s: allowed(s, plan))
-        changes.append((plan.approval, change))
-    # Every file is read and changed before any is written: one that is not JSON leaves
-    # them all untouched.
-    results = [
-        (path, before, change(before)) for path, change in changes for before in [load(path)]
-    ]
-    changed = []
-    for path, before, after in results:
-        if after != before:
-            write(path, after)
-            changed.append(str(path))
-    return changed
+        approval = plan.approval
+
+        def rule(text: str) -> str:
+            if remove:
+                return disallowed(text, approval, comments=comments)
+            return allowed(text, approval, comments=comments)
+
+        changes.append((approval, edit_json(rule, approval, comments=comments)))
+    return [str(p) for p in update(changes)]
 
 
 def _report(plan: McpPlan, changed: list[str], *, remove: bool, scope: str) -> str:

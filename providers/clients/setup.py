@@ -1,10 +1,13 @@
 """``context-providers setup CLIENT``: register the hook command in a client's settings.
 
-Merges, never overwrites: the user's other hooks, servers and keys stay as they are,
-byte for byte in meaning (the file is rewritten as indented JSON). Idempotent: our
-entry is recognised by its command (it runs ``providers/clients/hook.py``) and
-replaced in place, never added twice. ``--remove`` takes out exactly our entries, and
-the containers that only held them. ``--print`` shows the snippet instead.
+Merges, never overwrites: the file is edited as text (``json_text``), so the user's
+other hooks, servers and keys, their comments (Gemini CLI's settings may hold some),
+indentation and key order stay byte for byte; it is written atomically, keeping its
+mode, owner and symlink, under a lock (``settings_file``). Idempotent: our entry is
+recognised by its command (it runs ``providers/clients/hook.py``), never added twice.
+``--remove`` takes out exactly our entries, and the containers that only held them:
+setup then ``--remove`` gives back the file byte for byte (and deletes a file, and
+directories, that setup created). ``--print`` shows the snippet instead.
 
 Events (``facts``): each client's session start, per-prompt and after-tool events, and
 ``SessionEnd`` where the client has one (Claude Code, Gemini CLI), which lets the
@@ -18,12 +21,12 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from providers.clients import facts
+from providers.clients import facts, json_text, settings_file
 from providers.clients import hook as hook_module
 
 HOOK_TIMEOUT_S = 15.0
@@ -35,7 +38,8 @@ PARTS = ("start", "prompt", "tool")
 
 
 class SetupError(ValueError):
-    """A settings file we must not touch (not JSON, not an object)."""
+    """A settings file we must not touch (not what its client reads, not an object, not
+    writable without damage)."""
 
 
 @dataclass(frozen=True)
@@ -93,74 +97,132 @@ def snippet(plan: Plan) -> dict[str, Any]:
     )
 
 
-def load(path: Path) -> dict[str, Any]:
-    if not path.exists():
-        return {}
+def comments_in(client: str) -> bool:
+    """Whether ``client`` reads its JSON settings with comments (setup accepts exactly
+    what the client accepts, and keeps the comments)."""
+    return facts.FACTS[client].settings_comments
+
+
+def parsed(text: str, path: Path, *, comments: bool) -> json_text.Node:
+    """The settings object of ``text``; :class:`SetupError` when the client could not read
+    it, or it is not an object."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8") or "{}")
-    except ValueError as error:
+        root = json_text.parse(text, comments=comments)
+    except json_text.JsonTextError as error:
         raise SetupError(f"{path}: not valid JSON ({error}); left untouched") from error
-    if not isinstance(data, dict):
+    if root.kind != "object":
         raise SetupError(f"{path}: not a JSON object; left untouched")
-    return data
+    return root
 
 
-def _hooks_of(settings: dict[str, Any], path: Path) -> dict[str, Any]:
-    hooks = settings.setdefault("hooks", {})
-    if not isinstance(hooks, dict):
-        raise SetupError(f'{path}: "hooks" is not an object; left untouched')
-    return hooks
+def starting(text: str | None) -> str:
+    """What an edit starts from: the file's text, or for no file (or a blank one) the
+    empty object a new file grows from (written as the clients write theirs)."""
+    return "{}\n" if text is None or not text.strip() else text
 
 
-def merged(settings: dict[str, Any], plan: Plan) -> dict[str, Any]:
-    """``settings`` with our hook at each planned event (and at no other)."""
-    result = removed(json.loads(json.dumps(settings)), plan.path)
-    hooks = _hooks_of(result, plan.path)
-    for event, groups in snippet(plan)["hooks"].items():
-        existing = hooks.setdefault(event, [])
-        if not isinstance(existing, list):
-            raise SetupError(f'{plan.path}: hooks "{event}" is not a list; left untouched')
-        existing.extend(groups)
-    return result
+def load(path: Path, client: str | None = None) -> dict[str, Any]:
+    """The settings in ``path`` ({} when there is none), read as ``client`` reads them
+    (with comments when no client is named)."""
+    comments = comments_in(client) if client is not None else True
+    try:
+        text = path.read_text(encoding="utf-8") if path.exists() else None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SetupError(f"{path}: unreadable ({error}); left untouched") from error
+    value: dict[str, Any] = parsed(starting(text), path, comments=comments).value()
+    return value
 
 
-def removed(settings: dict[str, Any], path: Path) -> dict[str, Any]:
-    """``settings`` without our entries, and without what held only them."""
-    hooks = settings.get("hooks")
-    if not isinstance(hooks, dict):
-        return settings
-    for event in list(hooks):
-        groups = hooks[event]
-        if not isinstance(groups, list):
+def edit_json(change: Callable[[str], str], path: Path, *, comments: bool) -> settings_file.Change:
+    """A JSON settings file's change for :func:`settings_file.update`: ``change`` edits
+    the text (checked first), and the file holds nothing when no member is left."""
+
+    def apply(text: str | None) -> settings_file.Edit | None:
+        before = starting(text)
+        parsed(before, path, comments=comments)
+        after = change(before)
+        if after == before:
+            return None
+        empty = not parsed(after, path, comments=comments).members
+        return settings_file.Edit(after, empty)
+
+    return apply
+
+
+def update(changes: Sequence[tuple[Path, settings_file.Change]]) -> list[Path]:
+    """:func:`settings_file.update`, its refusals as :class:`SetupError`."""
+    try:
+        return settings_file.update(changes)
+    except (settings_file.SettingsFileError, KeyError) as error:
+        raise SetupError(str(error)) from error
+
+
+def _last_members(node: json_text.Node) -> list[json_text.Member]:
+    """An object's members as the client sees them: of a repeated key, the last."""
+    last = {m.key: m for m in node.members}
+    return [m for m in node.members if last[m.key] is m]
+
+
+def _our_entry(root: json_text.Node) -> tuple[json_text.Key, ...] | None:
+    """Where the first of our hooks is, as the outermost thing that holds only ours
+    (the hook, its group, its event, or ``hooks`` itself); None when there is none."""
+    hooks = root.get("hooks")
+    if hooks is None or hooks.kind != "object":
+        return None
+    events = _last_members(hooks)
+    for event in events:
+        groups = event.node
+        if groups.kind != "array":
             continue
-        kept = []
+        for index, group in enumerate(groups.items):
+            inner = group.get("hooks") if group.kind == "object" else None
+            if inner is None or inner.kind != "array":
+                continue
+            ours = [i for i, h in enumerate(inner.items) if is_ours(h.value())]
+            if not ours:
+                continue
+            if len(ours) < len(inner.items):
+                return ("hooks", event.key, index, "hooks", ours[0])
+            if len(groups.items) > 1:
+                return ("hooks", event.key, index)
+            if len(events) > 1 or len(hooks.members) > 1:
+                return ("hooks", event.key)
+            return ("hooks",)
+    return None
+
+
+def removed(text: str, path: Path, *, comments: bool) -> str:
+    """``text`` without our hooks, and without what held only them."""
+    while (where := _our_entry(parsed(text, path, comments=comments))) is not None:
+        shorter = json_text.delete(text, where, comments=comments)
+        if len(shorter) >= len(text):  # never loop on an entry that will not go
+            raise SetupError(
+                f"{path}: our hook at {list(where)} cannot be taken out; left untouched"
+            )
+        text = shorter
+    return text
+
+
+def merged(text: str, plan: Plan, *, comments: bool) -> str:
+    """``text`` with our hook at each planned event (and at no other), each last."""
+    text = removed(text, plan.path, comments=comments)
+    wanted: dict[str, list[Any]] = snippet(plan)["hooks"]
+    hooks = parsed(text, plan.path, comments=comments).get("hooks")
+    if hooks is None:
+        return json_text.append(text, (), wanted, key="hooks", comments=comments)
+    if hooks.kind != "object":
+        raise SetupError(f'{plan.path}: "hooks" is not an object; left untouched')
+    for event, groups in wanted.items():
+        current = parsed(text, plan.path, comments=comments).get("hooks")
+        existing = current.get(event) if current is not None else None
+        if existing is None:
+            text = json_text.append(text, ("hooks",), groups, key=event, comments=comments)
+            continue
+        if existing.kind != "array":
+            raise SetupError(f'{plan.path}: hooks "{event}" is not a list; left untouched')
         for group in groups:
-            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                before = group["hooks"]
-                after = [h for h in before if not is_ours(h)]
-                if len(after) != len(before):
-                    if not after:
-                        continue
-                    group = {**group, "hooks": after}
-            kept.append(group)
-        if kept:
-            hooks[event] = kept
-        else:
-            del hooks[event]
-    if not hooks:
-        del settings["hooks"]
-    return settings
-
-
-def write(path: Path, settings: dict[str, Any]) -> None:
-    if not settings:
-        if path.exists():
-            path.unlink()
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    partial.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
-    os.replace(partial, path)
+            text = json_text.append(text, ("hooks", event), group, comments=comments)
+    return text
 
 
 def trust_note(client: str, scope: str, path: Path) -> str:
@@ -189,18 +251,16 @@ def run(
     plan = Plan(client, path, hook_command(client, options), events_for(client, parts))
     if show:
         return f"# {path}\n" + json.dumps(snippet(plan), indent=2) + "\n"
-    current = load(path)
+    comments = comments_in(client)
     if remove:
-        after = removed(json.loads(json.dumps(current)), path)
-        if after == current:
+        change = edit_json(lambda t: removed(t, path, comments=comments), path, comments=comments)
+        if not update([(path, change)]):
             return f"{path}: no context-providers hooks to remove\n"
-        write(path, after)
         return f"{path}: context-providers hooks removed\n"
-    after = merged(current, plan)
-    if after == current:
+    change = edit_json(lambda t: merged(t, plan, comments=comments), path, comments=comments)
+    if not update([(path, change)]):
         report = f"{path}: already set up ({', '.join(plan.events)})\n"
     else:
-        write(path, after)
         report = f"{path}: context-providers hooks added at {', '.join(plan.events)}\n"
     note = trust_note(client, scope, path)
     return report + (note + "\n" if note else "")

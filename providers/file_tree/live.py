@@ -35,6 +35,7 @@ from providers.file_tree.memory import return_free_memory
 from providers.file_tree.stamps import DirStamps
 from providers.repository.gitexec import GitError, GitRunner
 from providers.repository.ignore import GITIGNORE
+from providers.repository.ignored_dirs import IgnoredDirs
 from providers.repository.listing import tracked_digest
 from providers.repository.sources import FileKey, file_keys
 from providers.watch import WatcherFactory, WatchLifecycle, WatchStatus
@@ -60,7 +61,10 @@ class LiveListing:
         self.root = root
         self._options = options
         self._runner = runner
-        self._watch = WatchLifecycle((root,), watcher_factory)
+        # What git ignores is neither listed nor watched (nothing in it is shown).
+        self._watch = WatchLifecycle(
+            (root,), watcher_factory, ignored=lambda: IgnoredDirs(root, runner)
+        )
         self._stamps: DirStamps | None = None
         self._listing: Listing | None = None
         self._keys: _KeyState = ()

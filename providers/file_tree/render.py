@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from providers.core.render_tree import Collapsible, Group, ListNode, Node, Text, TextStyle
+from providers.core.section_text import TOTALS_PREFIX
 from providers.file_tree.tree_text import INDENT
 
 _MORE = "... "
-_TOTALS = "(shown: "
 MAX_NESTED_DIRS = 16
 """Directory levels drawn as nested collapsibles; deeper ones are indented text."""
 
@@ -69,5 +69,5 @@ def _flat(lines: list[_Line], base: int) -> list[Node]:
 
 
 def _text(line: _Line, content: str) -> Text:
-    dim = line.text.startswith(_MORE) or (line.depth == 0 and line.text.startswith(_TOTALS))
+    dim = line.text.startswith(_MORE) or (line.depth == 0 and line.text.startswith(TOTALS_PREFIX))
     return Text(content, TextStyle.DIM if dim else None)

@@ -19,6 +19,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from providers.core.section_text import tree_totals_line
 from providers.file_tree.tree import Dir, Tree
 
 INDENT = "  "
@@ -287,19 +288,15 @@ class TreeText:
 
     def _totals(self) -> str:
         root = self._tree.root
-        if self._show_files:
-            text = (
-                f"(shown: {self.shown_files:,} of {root.file_count:,} files, "
-                f"{self.shown_dirs:,} of {root.dir_count:,} dirs"
-            )
-        else:
-            text = (
-                f"(shown: {self.shown_dirs:,} of {root.dir_count:,} dirs; "
-                f"files not listed: {root.file_count:,}"
-            )
+        notes = ""
         if self._unreadable:
             plural = "" if self._unreadable == 1 else "s"
-            text += f"; {self._unreadable:,} unreadable dir{plural} skipped"
+            notes += f"; {self._unreadable:,} unreadable dir{plural} skipped"
         if self._partial:
-            text += f"; partial: the listing stopped {self._partial}"
-        return text + ")"
+            notes += f"; partial: the listing stopped {self._partial}"
+        return tree_totals_line(
+            (self.shown_files, root.file_count),
+            (self.shown_dirs, root.dir_count),
+            files_listed=self._show_files,
+            notes=notes,
+        )

@@ -23,8 +23,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from providers.git_status.git import RepoLayout
+from providers.repository.gitexec import GitRunner
+from providers.repository.ignored_dirs import IgnoredDirs
 from providers.repository.sources import FileKey, file_key, read_prefix
-from providers.watch import WatcherFactory, WatchLifecycle
+from providers.watch import IgnoredFactory, WatcherFactory, WatchLifecycle
 
 _CLOCK_MARGIN_NS = 100_000_000
 """File mtimes come from a coarse kernel clock; treat this much before a snapshot as after."""
@@ -44,12 +46,24 @@ def watch_roots(layout: RepoLayout) -> tuple[Path, ...]:
     return tuple(roots)
 
 
+def _ignored(toplevel: Path | None, runner: GitRunner | None) -> IgnoredFactory | None:
+    """What git ignores in the work tree goes unwatched: ``git status`` shows none of it
+    (tracked files there excepted, and those stay watched); ``.git`` stays watched."""
+    if toplevel is None:
+        return None
+    return lambda: IgnoredDirs(toplevel, runner)
+
+
 class Freshness:
     """Per repository: the watch lifecycle plus the stat guard; ``changed()`` once per turn."""
 
-    def __init__(self, layout: RepoLayout, factory: WatcherFactory | None) -> None:
+    def __init__(
+        self, layout: RepoLayout, factory: WatcherFactory | None, runner: GitRunner | None = None
+    ) -> None:
         self._layout = layout
-        self._watch = WatchLifecycle(watch_roots(layout), factory)
+        self._watch = WatchLifecycle(
+            watch_roots(layout), factory, ignored=_ignored(layout.toplevel, runner)
+        )
         self._guard: tuple[object, ...] | None = None
         self._known: dict[Path, FileKey | None] = {}
         self._since_ns = 0

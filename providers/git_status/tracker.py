@@ -37,7 +37,7 @@ class RepoTracker:
     ) -> None:
         self.working_directory = working_directory
         self.layout = layout
-        self._freshness = Freshness(layout, watcher_factory if settings.watch else None)
+        self._freshness = Freshness(layout, watcher_factory if settings.watch else None, git.runner)
         self._snapshotter = Snapshotter(
             git, layout, untracked=settings.untracked, recent_commits=settings.recent_commits
         )

@@ -109,8 +109,16 @@ class TokenCountCache:
     are counted again on the next turn (the kernel's recount may be larger).
     """
 
-    def __init__(self, connection: KernelConnection | None) -> None:
+    def __init__(
+        self,
+        connection: KernelConnection | None,
+        *,
+        local: Callable[[str], int] | None = None,
+    ) -> None:
+        """``local``: the kernel's own count, when the kernel runs the provider in its
+        own process (``host.inprocess``): called directly, never failing."""
         self._connection = connection
+        self._local = local
         self._cache: dict[tuple[str, bytes], int] = {}
         self._lock = threading.Lock()
         self._logged: set[str] = set()
@@ -136,6 +144,8 @@ class TokenCountCache:
 
     def _count_remote(self, model_id: str, texts: list[str]) -> list[tuple[int, bool]]:
         """(count, whether to keep it) per text."""
+        if self._local is not None:
+            return [(self._local(t), True) for t in texts]
         if self._unimplemented:
             return [(fallback_token_count(t), True) for t in texts]
         stub = self._connection.stub() if self._connection else None

@@ -27,7 +27,7 @@ from typing import Any
 
 from providers.core.identity import SOURCE
 from providers.host.decode import BLOCK_MARK
-from providers.registry import PROVIDERS, by_published
+from providers.registry import PROVIDERS, ProviderEntry, by_published
 
 
 class ConfigError(ValueError):
@@ -40,6 +40,13 @@ class ProviderDeclaration:
     source: str
     version: str
     block: Mapping[str, Any]
+
+    @property
+    def ours(self) -> ProviderEntry | None:
+        """Our provider that ``source`` names (one of our published sources), else None:
+        the one "is this ours" check."""
+        head, _, tail = self.source.rpartition("/")
+        return by_published(tail) if head == SOURCE else None
 
 
 @dataclass(frozen=True)
@@ -228,9 +235,8 @@ def resolve_command(
     """The executable to launch, or None when nothing installed provides it."""
     if declaration.local_name in overrides:
         return [overrides[declaration.local_name]]
-    head, _, tail = declaration.source.rpartition("/")
-    entry = by_published(tail)
-    if head != SOURCE or entry is None:
+    entry = declaration.ours
+    if entry is None:
         return None
     script = entry.script
     search = os.pathsep.join(

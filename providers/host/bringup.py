@@ -1,10 +1,15 @@
 """Bring-up as wire-contract.md orders it: launch -> Describe -> GetCapabilities ->
 decode the provider block against config_schema -> Configure; then turns.
+
+A host that keeps its providers for long (the bridge's background process) may run our
+own in its process instead of launching them (``in_process``, :mod:`.inprocess`): the
+same calls, the same checks, no process.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -25,17 +30,20 @@ from providers.host.agent_config import (
     stability_order_warning,
 )
 from providers.host.callback_server import KernelCallbacks
-from providers.host.chain import Slot
+from providers.host.chain import Plugin, Slot
 from providers.host.decode import DecodeError, decode_block
+from providers.host.inprocess import InProcessPlugin
 from providers.host.launcher import LaunchError, PluginProcess
+from providers.registry import ProviderEntry
 
 RPC_TIMEOUT_S = 10.0
 
 
 @dataclass
 class Plugins:
-    """The declared providers running as plugins, in declaration order (one slot each),
-    and the warnings bringing them up gave; :meth:`close` stops every process."""
+    """The declared providers running as plugins (or in this process), in declaration
+    order (one slot each), and the warnings bringing them up gave; :meth:`close` stops
+    every one."""
 
     slots: list[Slot] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
@@ -74,6 +82,19 @@ def bring_up(
         label=declaration_name, log_sink=log_sink, count_tokens=count_tokens
     )
     plugin = PluginProcess.launch(command, local_name=declaration_name, callbacks=callbacks)
+    return configured(plugin, declaration_name, block)
+
+
+def bring_up_here(declaration: ProviderDeclaration, entry: ProviderEntry) -> Slot:
+    """One of our providers, configured as a plugin is, in this process
+    (:mod:`providers.host.inprocess`); raises LaunchError with the reason."""
+    plugin = InProcessPlugin.start(entry.factory, local_name=declaration.local_name)
+    return configured(plugin, declaration.local_name, declaration.block)
+
+
+def configured(plugin: Plugin, declaration_name: str, block: Mapping[str, Any]) -> Slot:
+    """Describe -> GetCapabilities -> decode ``block`` against the schema -> Configure,
+    on a started ``plugin``: its slot, or LaunchError (the plugin closed)."""
     try:
         producer = plugin.stub.Describe(
             context_pb2.DescribeRequest(), timeout=RPC_TIMEOUT_S
@@ -145,30 +166,51 @@ def bring_up_all(
     log_sink: Callable[[str], None] | None = None,
     count_tokens: bool = True,
     concurrently: bool = False,
+    in_process: bool = False,
+    max_processes: int | None = None,
 ) -> None:
     """Bring up every declared provider into ``session`` (its slots in declaration
-    order; each failure a warning)."""
-    commands = []
+    order; each failure a warning).
+
+    ``in_process``: a declaration of one of our sources runs in this process (unless
+    ``dev_overrides`` names a program for it); ``max_processes``: at most this many
+    plugin processes, the declarations past it refused with a warning.
+    """
+    starts: list[tuple[ProviderDeclaration, Callable[[], Slot]]] = []
+    processes = 0
     for declaration in config.providers:
+        name = declaration.local_name
+        entry = declaration.ours if name not in config.dev_overrides else None
+        if in_process and entry is not None:
+            starts.append((declaration, functools.partial(bring_up_here, declaration, entry)))
+            continue
         command = resolve_command(declaration, config.dev_overrides)
         if command is None:
             session.warnings.append(
-                f'provider "{declaration.local_name}" ({declaration.source}) is declared '
-                "but not installed; skipped"
+                f'provider "{name}" ({declaration.source}) is declared but not installed; skipped'
+            )
+        elif max_processes is not None and processes >= max_processes:
+            session.warnings.append(
+                f'provider "{name}" ({declaration.source}) not started: at most '
+                f"{max_processes} plugin processes per repository (providers of other "
+                "sources than ours each run as one)"
             )
         else:
-            commands.append((declaration, command))
-
-    def start(item: tuple[ProviderDeclaration, list[str]]) -> Slot | str:
-        declaration, command = item
-        try:
-            return bring_up(
-                declaration.local_name,
+            processes += 1
+            launch = functools.partial(
+                bring_up,
+                name,
                 command,
                 declaration.block,
                 log_sink=log_sink,
                 count_tokens=count_tokens,
             )
+            starts.append((declaration, launch))
+
+    def start(item: tuple[ProviderDeclaration, Callable[[], Slot]]) -> Slot | str:
+        declaration, launch = item
+        try:
+            return launch()
         except (LaunchError, grpc.RpcError) as exc:
             return f'provider "{declaration.local_name}" not started: {exc}'
 
@@ -178,9 +220,9 @@ def bring_up_all(
         else:
             session.slots.append(outcome)
 
-    if concurrently and len(commands) > 1:
-        with ThreadPoolExecutor(max_workers=len(commands), thread_name_prefix="bring-up") as pool:
-            futures = [pool.submit(start, item) for item in commands]
+    if concurrently and len(starts) > 1:
+        with ThreadPoolExecutor(max_workers=len(starts), thread_name_prefix="bring-up") as pool:
+            futures = [pool.submit(start, item) for item in starts]
         # Every bring-up is over here; a bug in one is raised once the others' slots are
         # in the session, so that closing it stops them all.
         for future in futures:
@@ -190,7 +232,7 @@ def bring_up_all(
         if failed is not None:
             raise failed
     else:
-        for item in commands:
+        for item in starts:
             record(start(item))
     for warning in (
         budget_sum_warning([s.budget for s in session.slots], ceilings),

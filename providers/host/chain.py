@@ -22,6 +22,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import Future, wait
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import grpc
 
@@ -32,7 +33,6 @@ from providers.core.types import ContextRequest
 from providers.goplugin.convert import request_to_proto, section_text
 from providers.goplugin.status import category_from_wire, context_error_from
 from providers.host.callback_server import kernel_token_count
-from providers.host.launcher import PluginProcess
 
 CONTRIBUTE_TIMEOUT_S = 30.0
 
@@ -40,11 +40,26 @@ Section = content_pb2.ContextSection
 """A section as it travels the chain (the wire type)."""
 
 
+class Plugin(Protocol):
+    """A provider as the chain asks it: a plugin process (``launcher.PluginProcess``) or
+    one of ours in this process (``inprocess.InProcessPlugin``). ``stub`` has the
+    ContextService's methods, each called as a gRPC stub's (request, ``timeout=``),
+    failing with ``grpc.RpcError``."""
+
+    @property
+    def local_name(self) -> str: ...
+
+    @property
+    def stub(self) -> Any: ...
+
+    def close(self) -> float: ...
+
+
 @dataclass
 class Slot:
     """A configured provider in the chain."""
 
-    plugin: PluginProcess
+    plugin: Plugin
     budget: int
     stability: str
     compactor: bool = False

@@ -17,8 +17,7 @@ from providers._gen.pluggableharness.context.v1 import context_pb2
 from providers.core.render_tree import SCHEMA_VERSION, Node, outline
 from providers.goplugin.convert import node_from_proto
 from providers.goplugin.status import category_from_wire, context_error_from
-from providers.host.chain import Slot, TurnResult
-from providers.host.launcher import PluginProcess
+from providers.host.chain import Plugin, Slot, TurnResult
 
 RENDER_TIMEOUT_S = 10.0
 
@@ -29,7 +28,7 @@ def render_request(section: content_pb2.ContextSection) -> context_pb2.RenderReq
     )
 
 
-def call_render(plugin: PluginProcess, section: content_pb2.ContextSection) -> Node:
+def call_render(plugin: Plugin, section: content_pb2.ContextSection) -> Node:
     """The provider's tree for ``section``; raises ``grpc.RpcError`` as the call did."""
     response = plugin.stub.Render(render_request(section), timeout=RENDER_TIMEOUT_S)
     return node_from_proto(response.tree.root)

@@ -27,7 +27,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from providers.core.identity import SOURCE
 from providers.host.agent_config import (
     AgentConfig,
     ProviderDeclaration,
@@ -37,7 +36,6 @@ from providers.host.agent_config import (
     user_config_path,
 )
 from providers.host.trust import AGENT_HCL, TrustStore, Verdict
-from providers.registry import ProviderEntry, by_published
 from providers.repository.layout import dot_git_above
 
 MAX_DECLARATIONS = 8
@@ -115,18 +113,12 @@ def resolve(
     return Resolved(replace(config, providers=tuple(declarations)), tuple(notes), verdict)
 
 
-def our_entry(declaration: ProviderDeclaration) -> ProviderEntry | None:
-    """Our provider that ``declaration``'s source names, if any."""
-    head, _, tail = declaration.source.rpartition("/")
-    return by_published(tail) if head == SOURCE else None
-
-
 def _vetted_block(
     declaration: ProviderDeclaration, user: Mapping[str, Mapping[str, Any]]
 ) -> tuple[dict[str, Any], list[str]]:
     """The block without what only the user may set, with the user's own block over it;
     and the names refused."""
-    entry = our_entry(declaration)
+    entry = declaration.ours
     block = dict(declaration.block)
     refused: list[str] = []
     if entry is not None:

@@ -269,3 +269,15 @@ __all__ = [
     "submodule_paths",
     "tracked_digest",
 ]
+
+
+TRACKED_IGNORED_ARGS = ("ls-files", "-z", "--cached", "--ignored", "--exclude-standard")
+"""The tracked files that git's ignore rules match (added with ``git add -f``, or ignored
+after they were added): git still shows their changes."""
+
+
+def tracked_ignored(runner: GitRunner, root: Path) -> list[str]:
+    """Repo-relative paths of the tracked files that git's ignore rules match (one
+    ``ls-files``; usually none)."""
+    out = runner.run(root, TRACKED_IGNORED_ARGS)[1]
+    return [os.fsdecode(path) for path in out.split(b"\0") if path]

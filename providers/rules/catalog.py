@@ -284,6 +284,18 @@ class Catalog:
             changed |= self._lookup_nested(directory)
         return changed
 
+    def recheck(self, unwatched: Callable[[str], bool]) -> set[str]:
+        """Look again (by stat) at the nested folders no watch covers (``unwatched`` of
+        their absolute path: a folder git ignores) and at those whose docs import from one."""
+        folders = {d for d in self._nested_dirs if unwatched(os.path.join(self.root, d))}
+        for path, importers in self._importers().items():
+            if unwatched(os.path.dirname(path)):
+                folders |= importers
+        changed: set[str] = set()
+        for directory in sorted(folders):
+            changed |= self._lookup_nested(directory)
+        return changed
+
     def refresh_all(self, deadline: Deadline = NEVER) -> set[str]:
         """Re-check everything (watcher overflow or not running): stats, reads only on change."""
         changed = self.scan_rule_dirs(deadline=deadline)

@@ -28,6 +28,7 @@ from providers.core.provider import unless_busy
 from providers.core.render_tree import Node, markdown_section
 from providers.core.request import Turn
 from providers.core.types import Capabilities, Contribution, Identity, Section, Stability
+from providers.repository.ignored_dirs import IgnoredDirs
 from providers.repository.layout import RepoRoots
 from providers.repository.paths import normalise_touched
 from providers.rules.catalog import Catalog
@@ -91,6 +92,22 @@ class _Session:
     skills: SessionSkills = field(default_factory=SessionSkills)
 
 
+class IgnoredReader:
+    """Reads the ignore rules for the watcher (on its thread) and keeps the latest for
+    :meth:`Catalog.recheck`: a nested doc where git ignores gets no watch."""
+
+    def __init__(self, root: Path, keep: tuple[str, ...]) -> None:
+        self.root = root
+        self.keep = keep
+        self.state: _RootState | None = None
+
+    def __call__(self) -> IgnoredDirs:
+        ignored = IgnoredDirs(self.root, keep=self.keep)
+        if self.state is not None:
+            self.state.ignored = ignored
+        return ignored
+
+
 class _RootState:
     """Discovery for one repository root, shared by the sessions working in it."""
 
@@ -111,6 +128,8 @@ class _RootState:
             imports=settings.imports,
         )
         self.watch = watch
+        self.ignored: IgnoredDirs | None = None
+        """The ignore rules the watcher last read: what it leaves unwatched."""
         self.index = RuleIndex(())
         self.sessions: LruMap[str, _Session] = LruMap(MAX_SESSIONS)
         self.patterns = PatternCheck(root)
@@ -207,8 +226,13 @@ class ScopedDocsProvider:
             return self._state
         self._drop_state()
         factory = self._watcher_factory if self._settings.watch else None
-        watch = WatchLifecycle((root,), factory, start_timeout=self._watch_start_timeout)
+        keep = tuple(self._settings.rule_dirs)  # read whether git ignores them or not
+        ignored = IgnoredReader(root, keep)
+        watch = WatchLifecycle(
+            (root,), factory, start_timeout=self._watch_start_timeout, ignored=ignored
+        )
         state = _RootState(root, self._settings, self._reader, watch)
+        ignored.state = state
         changed = state.catalog.scan_rule_dirs(deadline=deadline)
         self._after_change(state, changed, deadline)
         self._state = state
@@ -241,6 +265,8 @@ class ScopedDocsProvider:
             changed = (
                 state.catalog.apply_changes(changes.paths, deadline) if changes.paths else set()
             )
+            if state.ignored is not None:  # nested docs the agent reads where git ignores
+                changed |= state.catalog.recheck(state.ignored.skip)
             changed |= state.catalog.resume(deadline)
         if changed:
             self._after_change(state, changed, deadline)

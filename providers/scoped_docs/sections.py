@@ -21,12 +21,18 @@ from dataclasses import dataclass
 
 from providers.core.budget import Fit, TokenCounter, fit
 from providers.core.left_out import left_out_header, left_out_line
+from providers.core.section_text import (
+    ALWAYS_APPLIES,
+    SCOPED_DOCS_INDEX,
+    applies_to,
+    doc_label,
+)
 from providers.core.types import Section, Stability, Unit
 from providers.rules.load import Problem, Rule
 from providers.scoped_docs.activation import Activation
 
-INDEX_LABEL = "scoped docs index"
-ALWAYS_WHY = "always applies"
+INDEX_LABEL = SCOPED_DOCS_INDEX
+ALWAYS_WHY = ALWAYS_APPLIES
 HOW_TO_READ = "read the file when you need it"
 OVER_LIMIT_HEADER = "[More scoped docs apply than max_docs allows; read them when you need them:]"
 RETIRED_HEADER = "[Scoped docs for files touched earlier; read them when you need them:]"
@@ -45,7 +51,7 @@ class Entry:
 
     @property
     def label(self) -> str:
-        return f"{self.rule.path} ({self.why})"
+        return doc_label(self.rule.path, self.why)
 
 
 def catalog_line(rule: Rule, why: str) -> str:
@@ -61,8 +67,8 @@ def always_entry(rule: Rule) -> Entry:
 
 def entry_for(rule: Rule, activation: Activation) -> Entry:
     pattern = activation.match.written
-    why = f'via "{pattern}"'
-    return Entry(rule, f"applies to {activation.touched} {why}", catalog_line(rule, why))
+    brief = catalog_line(rule, f'via "{pattern}"')
+    return Entry(rule, applies_to(activation.touched, pattern), brief)
 
 
 @dataclass(frozen=True)

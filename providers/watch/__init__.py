@@ -1,8 +1,15 @@
 """All watching: what changed (``changes``), the one lifecycle (``lifecycle``), what every
-backend shares (``backend``), and one backend per module (``inotify`` on Linux,
-``watchfiles_backend`` elsewhere)."""
+backend shares (``backend``), and one backend per module (``inotify`` on Linux, over the
+process's one inotify instance in ``inotify_hub``; ``watchfiles_backend`` elsewhere)."""
 
-from providers.watch.changes import MAX_PENDING, Changes, Watcher, WatcherFactory
+from providers.watch.changes import (
+    MAX_PENDING,
+    Changes,
+    Ignored,
+    IgnoredFactory,
+    Watcher,
+    WatcherFactory,
+)
 from providers.watch.lifecycle import (
     MAX_RESTARTS,
     READY_TIMEOUT_S,
@@ -20,6 +27,8 @@ __all__ = [
     "READY_TIMEOUT_S",
     "ChangeWatcher",
     "Changes",
+    "Ignored",
+    "IgnoredFactory",
     "RestartBudget",
     "WatchLifecycle",
     "WatchReport",

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from providers.watch.changes import MAX_PENDING, Changes, is_git_noise
+from providers.watch.changes import MAX_PENDING, Changes, IgnoredFactory, is_git_noise
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,12 @@ class Backend:
         self.exhausted = False
         """The system ran out of inotify watches: a new watcher would run out too, so the
         lifecycle does not replace this one."""
+        self._ignored: IgnoredFactory | None = None
+
+    def leave_out(self, ignored: IgnoredFactory) -> None:
+        """Before :meth:`start`: the directories not to watch (a backend that cannot leave
+        any out watches them all)."""
+        self._ignored = ignored
 
     @property
     def alive(self) -> bool:
@@ -100,16 +106,11 @@ class Backend:
         with self._lock:
             self._overflow = True
 
-    def _run_out(self, what: str) -> None:
+    def _run_out(self, what: str, advice: str = WATCH_LIMIT_ADVICE) -> None:
         """Watches ran out: stop, say so once, and let no new watcher be tried."""
         self.exhausted = True
         self._stop.set()
-        log.warning(
-            "file watcher for %s %s (%s); recomputing every turn",
-            self._root,
-            what,
-            WATCH_LIMIT_ADVICE,
-        )
+        log.warning("file watcher for %s %s (%s); recomputing every turn", self._root, what, advice)
 
     def _run(self) -> None:
         try:

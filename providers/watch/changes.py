@@ -58,3 +58,31 @@ class Watcher(Protocol):
 
 
 WatcherFactory = Callable[[Path], Watcher]
+
+
+class Ignored(Protocol):
+    """Which directories a watch leaves out, with everything below them: what git ignores.
+
+    Made by the repository layer from its own ignore rules
+    (:class:`providers.repository.ignored_dirs.IgnoredDirs`); paths are absolute. A
+    backend that can (inotify) never watches a skipped directory; one that cannot
+    (watchfiles) watches everything, as before.
+    """
+
+    def skip(self, directory: str) -> bool:
+        """Whether ``directory`` (and all below it) goes unwatched."""
+        ...
+
+    def rule_file(self, path: str) -> bool:
+        """Whether a change at ``path`` may change what :meth:`skip` says (a ``.gitignore``)."""
+        ...
+
+    def stale(self) -> bool:
+        """Whether a rule file no event reports (``info/exclude``, the global excludes
+        file) changed since these rules were read."""
+        ...
+
+
+IgnoredFactory = Callable[[], Ignored]
+"""Reads the rules afresh: called on the watcher's thread when it starts, and again
+after a rule file changed."""

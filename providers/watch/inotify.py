@@ -9,123 +9,197 @@ milliseconds, so a turn waits milliseconds at most.
 
 Like :class:`providers.watch.watchfiles_backend.ChangeWatcher` it is a
 :class:`~providers.watch.backend.Backend` (the thread, ``start``, ``alive``,
-``drain``, ``stop``, ``exhausted``) and marks what changed, nothing more. A
-directory created later is watched when its creation is read, and scanned
+``drain``, ``stop``, ``exhausted``) and marks what changed, nothing more.
+
+What it costs, and its bounds:
+
+- **One inotify instance per process**: every watcher is a subscriber of the
+  process's :class:`~providers.watch.inotify_hub.Hub`, which reads all events
+  on one thread and shares one watch among the watchers of a directory.
+- **No watch in what git ignores**: given the repository's ignore rules
+  (:meth:`~providers.watch.backend.Backend.leave_out`), a directory git ignores
+  is not watched, nor anything below it (a ``node_modules`` of 6,000
+  directories costs nothing). An edit to a ``.gitignore`` (an event) or to
+  ``info/exclude`` or the global excludes file (checked every
+  :data:`RULES_CHECK_S`) reads the rules again and walks the tree again:
+  newly ignored directories lose their watch, and when any directory gains
+  one, ``drain`` reports ``overflow`` (what changed in it went unseen).
+  ``.git`` stays watched as before, minus git's noise
+  (:data:`~providers.watch.changes.GIT_NOISE`).
+- **At most** :data:`MAX_WATCHES` **directories per watcher**: a tree with
+  more (outside what git ignores) is not watched at all; the watcher stops as
+  ``exhausted`` and the provider checks another way, as when the system's
+  watches run out (``ENOSPC``). The providers of one repository watch the
+  same directories and share the watches, so a repository holds about that
+  many at most.
+
+A directory created later is watched when its creation is read, and scanned
 once watched, so nothing made in between is missed. When the kernel's queue
-overflows, ``drain`` reports ``overflow``; when watches run out (``ENOSPC``)
-the watcher stops as exhausted: the caller checks another way. Git's noise
-(:data:`~providers.watch.changes.GIT_NOISE`) is not even watched: background
-gc and fetches change nothing any provider shows.
+overflows, ``drain`` reports ``overflow``.
 """
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import os
-import select
-import struct
+import queue
+import time
 from pathlib import Path
-from typing import Any
 
 from providers.watch.backend import Backend
-from providers.watch.changes import is_git_noise
-
-_IN_MODIFY = 0x2
-_IN_ATTRIB = 0x4
-_IN_CLOSE_WRITE = 0x8
-_IN_MOVED_FROM = 0x40
-_IN_MOVED_TO = 0x80
-_IN_CREATE = 0x100
-_IN_DELETE = 0x200
-_IN_DELETE_SELF = 0x400
-_IN_MOVE_SELF = 0x800
-_IN_Q_OVERFLOW = 0x4000
-_IN_IGNORED = 0x8000
-_IN_ONLYDIR = 0x01000000
-_IN_DONT_FOLLOW = 0x02000000
-_IN_EXCL_UNLINK = 0x04000000
-_IN_ISDIR = 0x40000000
-_IN_NONBLOCK = 0o4000
-_IN_CLOEXEC = 0o2000000
-
-_MASK = (
-    _IN_MODIFY
-    | _IN_ATTRIB
-    | _IN_CLOSE_WRITE
-    | _IN_MOVED_FROM
-    | _IN_MOVED_TO
-    | _IN_CREATE
-    | _IN_DELETE
-    | _IN_DELETE_SELF
-    | _IN_MOVE_SELF
-    | _IN_ONLYDIR
-    | _IN_DONT_FOLLOW
-    | _IN_EXCL_UNLINK
+from providers.watch.changes import Ignored, is_git_noise
+from providers.watch.inotify_hub import (
+    IN_CREATE,
+    IN_DELETE_SELF,
+    IN_ISDIR,
+    IN_MOVED_TO,
+    Hub,
+    lib,
+    process_hub,
 )
-_EVENT = struct.Struct("iIII")
-_READ_SIZE = 64 * 1024
-_POLL_MS = 100
 
-_libc: Any = None
+MAX_WATCHES = 10_000
+"""Directories one watcher watches at most (outside what git ignores). Each watch costs
+the kernel about 1 KB; past this the watcher gives up (``exhausted``) rather than hold
+tens of megabytes of kernel memory for one repository."""
+
+RULES_CHECK_S = 1.0
+"""How often the ignore files no event reports (``info/exclude``, the global excludes
+file) are checked by ``stat``."""
+
+CAP_ADVICE = "the watch cap per repository, MAX_WATCHES in providers/watch/inotify.py"
+
+_RULES = ""
+"""Work item: the ignore rules changed (any other item is a directory to watch)."""
+_WAKE = "\0"
+"""Work item: look at the stop flag."""
 
 
 def available() -> bool:
     """Whether this system has inotify (Linux with glibc or musl)."""
-    return _lib() is not None
-
-
-def _lib() -> Any:
-    global _libc
-    if _libc is None:
-        try:
-            _libc = ctypes.CDLL(None, use_errno=True)
-            _libc.inotify_init1  # noqa: B018  # not Linux: no such symbol
-            _libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
-            _libc.inotify_add_watch.restype = ctypes.c_int
-        except (OSError, AttributeError):
-            _libc = False
-    return _libc or None
+    return lib() is not None
 
 
 class InotifyWatcher(Backend):
-    """Records changed paths under ``root`` from a daemon thread (Linux only)."""
+    """Records changed paths under ``root`` from a daemon thread (Linux only).
+
+    ``hub``: the inotify instance to share (default: the process's);
+    ``max_watches``: the cap (default :data:`MAX_WATCHES`).
+    """
 
     thread_name = "inotify"
 
-    def __init__(self, root: Path) -> None:
+    def __init__(
+        self, root: Path, *, hub: Hub | None = None, max_watches: int = MAX_WATCHES
+    ) -> None:
         super().__init__(root)
         self._top = os.fspath(root)
-        self._fd = -1
-        self._paths: dict[int, str] = {}
-        self.watched = 0
+        self._hub = hub if hub is not None else process_hub()
+        self._max = max_watches
+        self._work: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self._skip: Ignored | None = None
+        self._detached = False
+
+    @property
+    def watched(self) -> int:
         """How many directories are watched (for tests and benchmarks)."""
+        return self._hub.count(self)
+
+    def stop(self) -> None:
+        super().stop()
+        self._work.put(_WAKE)
+
+    # -- from the hub's reader thread ---------------------------------------
+
+    def deliver(self, directory: str, mask: int, name: bytes) -> None:
+        if mask & IN_DELETE_SELF and directory == self._top:
+            self._lost_track()  # the root itself went: recompute everything
+            return
+        path = os.path.join(directory, os.fsdecode(name)) if name else directory
+        self._record((path,))
+        if name and self._skip is not None and self._skip.rule_file(path):
+            self._work.put(_RULES)
+        if mask & IN_ISDIR and mask & (IN_CREATE | IN_MOVED_TO) and not is_git_noise(path):
+            self._work.put(path)
+
+    def lost_track(self) -> None:
+        self._lost_track()
+
+    def detached(self) -> None:
+        self._detached = True
+        self._work.put(_WAKE)
+
+    # -- on the watcher's own thread ----------------------------------------
 
     def _watch(self) -> None:
-        lib = _lib()
-        if lib is None:
-            raise OSError("inotify is not available")
-        self._fd = lib.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
-        if self._fd < 0:
-            raise OSError(ctypes.get_errno(), "inotify_init1 failed")
+        self._hub.subscribe(self)
         try:
+            self._skip = self._ignored() if self._ignored is not None else None
             self._add_tree(self._top, report=False)
             if not self._stop.is_set():  # stopped (or out of watches): never in place
                 self._in_place()
-            while not self._stop.is_set():
-                self._read_events()
+            self._serve()
         finally:
-            os.close(self._fd)
-            self._fd = -1
+            self._hub.unsubscribe(self)
 
-    def _add_tree(self, top: str, *, report: bool) -> None:
-        """Watch ``top`` and every directory below it; ``report`` what is already there
-        (a directory created after the watch started: its contents may predate its watch)."""
+    def _serve(self) -> None:
+        """Watch what is created, and walk again when the ignore rules change."""
+        next_check = time.monotonic() + RULES_CHECK_S
+        while not self._stop.is_set():
+            try:
+                item = self._work.get(timeout=max(0.0, next_check - time.monotonic()))
+            except queue.Empty:
+                item = _WAKE
+            if self._detached:
+                raise OSError("the inotify reader stopped")
+            rules_changed = item == _RULES
+            if time.monotonic() >= next_check:
+                next_check = time.monotonic() + RULES_CHECK_S
+                rules_changed = rules_changed or (self._skip is not None and self._skip.stale())
+            if rules_changed:
+                self._walk_again()
+            elif item != _WAKE and not self._skipped(item):
+                self._add_tree(item, report=True)
+
+    def _walk_again(self) -> None:
+        """Read the rules again and watch what they leave in, no more: a directory that
+        gains a watch may have changed unseen (overflow)."""
+        while True:  # one walk for a burst of rule edits
+            try:
+                item = self._work.get_nowait()
+            except queue.Empty:
+                break
+            if item not in (_RULES, _WAKE):
+                self._record((item,))  # walked below anyway, if it is still to be watched
+        if self._ignored is not None:
+            self._skip = self._ignored()
+        before = self._hub.held(self)
+        seen: set[int] = set()
+        self._add_tree(self._top, report=False, seen=seen)
+        if self._stop.is_set():
+            return
+        for wd in before - seen:
+            self._hub.release(self, wd)
+        if seen - before:
+            self._lost_track()
+
+    def _skipped(self, directory: str) -> bool:
+        return is_git_noise(directory) or (
+            self._skip is not None and directory != self._top and self._skip.skip(directory)
+        )
+
+    def _add_tree(self, top: str, *, report: bool, seen: set[int] | None = None) -> None:
+        """Watch ``top`` and every directory below it that is not skipped; ``report`` what
+        is already there (a directory created after the watch started: its contents may
+        predate its watch); ``seen`` collects the descriptors."""
         pending = [top]
         while pending and not self._stop.is_set():
             directory = pending.pop()
-            if not self._add(directory):
+            wd = self._add(directory)
+            if wd < 0:
                 continue
+            if seen is not None:
+                seen.add(wd)
             try:
                 with os.scandir(directory) as entries:
                     for entry in entries:
@@ -136,50 +210,19 @@ class InotifyWatcher(Backend):
                             is_dir = entry.is_dir(follow_symlinks=False)
                         except OSError:
                             continue
-                        if is_dir and not is_git_noise(path):
+                        if is_dir and not self._skipped(path):
                             pending.append(path)
             except OSError:
                 continue  # gone or unreadable: its parent's events still say so
 
-    def _add(self, directory: str) -> bool:
-        lib = _lib()
-        wd = lib.inotify_add_watch(self._fd, os.fsencode(directory), _MASK)
+    def _add(self, directory: str) -> int:
+        wd = self._hub.add(self, directory)
         if wd < 0:
-            code = ctypes.get_errno()
-            if code == errno.ENOSPC:
+            if wd == -errno.ENOSPC:
                 self._run_out("cannot see everything")
-            return False
-        self._paths[wd] = directory
-        self.watched = len(self._paths)
-        return True
-
-    def _read_events(self) -> None:
-        ready, _, _ = select.select([self._fd], [], [], _POLL_MS / 1000)
-        if not ready:
-            return
-        try:
-            data = os.read(self._fd, _READ_SIZE)
-        except BlockingIOError:
-            return
-        offset = 0
-        while offset + _EVENT.size <= len(data):
-            wd, mask, _, length = _EVENT.unpack_from(data, offset)
-            raw = data[offset + _EVENT.size : offset + _EVENT.size + length].rstrip(b"\0")
-            offset += _EVENT.size + length
-            if mask & _IN_Q_OVERFLOW:
-                self._lost_track()
-                continue
-            directory = self._paths.get(wd)
-            if directory is None:
-                continue
-            if mask & _IN_IGNORED:
-                self._paths.pop(wd, None)
-                continue
-            if mask & _IN_DELETE_SELF and directory == self._top:
-                self._lost_track()  # the root itself went: recompute everything
-                continue
-            path = os.path.join(directory, os.fsdecode(raw)) if raw else directory
-            self._record((path,))
-            created = mask & _IN_ISDIR and mask & (_IN_CREATE | _IN_MOVED_TO)
-            if created and not is_git_noise(path):
-                self._add_tree(path, report=True)
+            return -1
+        if self._hub.count(self) > self._max:
+            self._hub.release(self, wd)
+            self._run_out(f"passed {self._max:,} directories", CAP_ADVICE)
+            return -1
+        return wd

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from providers.watch.changes import Changes, Watcher, WatcherFactory
+from providers.watch.changes import Changes, IgnoredFactory, Watcher, WatcherFactory
 
 log = logging.getLogger(__name__)
 
@@ -130,11 +130,15 @@ class WatchLifecycle:
         *,
         ready_timeout: float = READY_TIMEOUT_S,
         start_timeout: float = 0.0,
+        ignored: IgnoredFactory | None = None,
     ) -> None:
         """``start_timeout``: how long starting may wait for a watch to be in place (0:
-        not at all; tests make it deterministic with a few seconds)."""
+        not at all; tests make it deterministic with a few seconds). ``ignored``: the
+        directories to leave unwatched (what git ignores), for a watcher that can
+        (``leave_out``); the provider then learns of no change in them."""
         self._slots = [_Slot(root) for root in roots]
         self._factory = factory
+        self._ignored = ignored
         self._ready_timeout = ready_timeout
         self._start_timeout = start_timeout
         self._restarts = RestartBudget()
@@ -157,9 +161,12 @@ class WatchLifecycle:
             return
         for slot in self._slots:
             if slot.watcher is None:
-                slot.watcher = self._factory(slot.root)
+                slot.watcher = watcher = self._factory(slot.root)
+                leave_out = getattr(watcher, "leave_out", None)
+                if self._ignored is not None and leave_out is not None:
+                    leave_out(self._ignored)
                 slot.started_at = time.monotonic()
-                slot.watcher.start(self._start_timeout)
+                watcher.start(self._start_timeout)
 
     def poll(self) -> WatchReport:
         """Whether this turn can trust the watch, and what it saw since the previous poll."""

@@ -45,8 +45,15 @@ class HookRun:
 class BridgeEnv:
     """An environment for hook commands, and the background processes they start."""
 
-    def __init__(self, *, idle_s: float = 120, wait_s: float = 10, start_s: float = 90) -> None:
-        self.base = Path(tempfile.mkdtemp(prefix="br", dir="/tmp"))
+    def __init__(
+        self,
+        *,
+        idle_s: float = 120,
+        wait_s: float = 10,
+        start_s: float = 90,
+        base_dir: str = "/tmp",
+    ) -> None:
+        self.base = Path(tempfile.mkdtemp(prefix="br", dir=base_dir))
         self.runtime = self.base / "run"
         self.runtime.mkdir(mode=0o700)
         self.state = self.base / "state"

@@ -1,9 +1,10 @@
 """The hooks end to end: real hook commands (run as setup writes them) fed each client's
-JSON, the real background process, the four real providers as plugin processes, real
-git repositories. Issue 21: each kind of context reaches each client's hook output at
-its own events and in its output shape; a prompt with no change prints nothing; a doc
-is shown once per session; two sessions; the process stops when idle, at the last
-SessionEnd and when the repository is gone; a hook that cannot reach it exits 0."""
+JSON, the real background process with the four real providers inside it (another
+source's as plugin processes), real git repositories. Issue 21: each kind of context
+reaches each client's hook output at its own events and in its output shape; a prompt
+with no change prints nothing; a doc is shown once per session; two sessions; the
+process stops when idle, at the last SessionEnd and when the repository is gone; a hook
+that cannot reach it exits 0."""
 
 from __future__ import annotations
 
@@ -324,3 +325,176 @@ def test_doctor_shows_processes_settings_and_problems(bridge: BridgeEnv, repo: P
     (repo / ".gemini").rmdir()
     (repo / ".codex" / "config.toml").unlink()
     (repo / ".codex").rmdir()
+
+
+def children_of(pid: int) -> list[str]:
+    """The command lines of ``pid``'s child processes."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
+                parent = int(handle.read().rsplit(") ", 1)[1].split()[1])
+            if parent != pid:
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                found.append(handle.read().replace(b"\0", b" ").decode(errors="replace"))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def doctor(bridge: BridgeEnv, repo: Path) -> str:
+    script = Path(sys.executable).parent / "context-providers"
+    return subprocess.run(
+        [str(script), "doctor", "--repo", str(repo)],
+        env=bridge.env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
+def test_our_providers_run_inside_the_background_process(bridge: BridgeEnv, repo: Path) -> None:
+    """Issue 27 item 5: no plugin process for our own four; one process per repository."""
+    bridge.hook("claude", session_start("claude", "inside", repo), cwd=repo)
+    status = bridge.status(repo)
+    assert status["providers"] == ["repo_conventions", "git_status", "file_tree", "scoped_docs"]
+    assert status["plugin_processes"] == {}
+    assert not [c for c in children_of(status["pid"]) if "context-" in c or "python" in c]
+    assert "plugin processes: none" in doctor(bridge, repo)
+
+
+def test_doctor_leaves_the_idle_clock_running(bridge: BridgeEnv, repo: Path) -> None:
+    """Issue 27 item 2: asking for the status is not activity: the idle time doctor
+    reports grows from one call to the next."""
+    bridge.hook("claude", session_start("claude", "idle-clock", repo), cwd=repo)
+
+    def idle() -> float:
+        line = next(line for line in doctor(bridge, repo).splitlines() if f"{repo}: pid" in line)
+        return float(line.split(" idle ", 1)[1].split(" of ", 1)[0])
+
+    first = idle()
+    time.sleep(1.0)
+    second = idle()
+    assert second >= first + 0.9, (first, second)
+    assert bridge.status(repo)["idle_s"] >= second
+
+
+def test_other_sources_are_plugin_processes_at_most_four(tmp_path: Path) -> None:
+    """Issue 29 item 5: six declarations of another source (our script under another
+    name, through dev_overrides) start four plugin processes; the other two are refused,
+    said in the log, the status and doctor."""
+    env = BridgeEnv()
+    try:
+        names = [f"other{i}" for i in range(6)]
+        required = "".join(
+            f'  {n} = {{\n    source = "example.com/someone/status"\n    version = "1.0.0"\n  }}\n'
+            for n in names
+        )
+        repo = make_repo(
+            env.base / "many",
+            {
+                "README.md": "x\n",
+                "agent.hcl": f"required_providers {{\n{required}}}\n",
+            },
+        )
+        command = Path(sys.executable).parent / "context-git-status"
+        overrides = "".join(f'  {n} = "{command}"\n' for n in names)
+        config = env.home / ".config" / "agent" / "config.hcl"
+        config.parent.mkdir(parents=True)
+        config.write_text(f"dev_overrides {{\n{overrides}}}\n", encoding="utf-8")
+        env.trust(repo)  # a repository's agent.hcl is used only once trusted (issue 27)
+        run = env.hook("claude", session_start("claude", "many", repo), cwd=repo)
+        assert "On branch main" in run.context
+        status = env.status(repo)
+        assert sorted(status["plugin_processes"]) == names[:4]
+        refused = [w for w in status["warnings"] if "at most 4 plugin processes" in w]
+        assert [w.split('"')[1] for w in refused] == names[4:]
+        assert sum("context-git-status" in c for c in children_of(status["pid"])) == 4
+        assert "at most 4 plugin processes per repository" in env.log()
+        out = doctor(env, repo)
+        assert 'provider "other5" (example.com/someone/status) not started: at most 4' in out
+        assert "plugin processes: other0 (pid " in out
+    finally:
+        env.close()
+
+
+OTHER_UID = 12345
+IN_PRIVATE_TMP = """
+set -e
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mkdir -m 700 "/tmp/ctxp-$(id -u)"
+chown 12345:12345 "/tmp/ctxp-$(id -u)"
+cd "$REPO"
+"$PY" -S -E -s "$HOOK" claude < "$BASE/start.json" > "$BASE/start.out"
+"$CLI" doctor --repo "$REPO" > "$BASE/doctor.out"
+XDG_STATE_HOME="$LONG" "$PY" -S -E -s "$HOOK" claude < "$BASE/start.json" > "$BASE/long.out"
+XDG_STATE_HOME="$LONG" "$CLI" doctor --repo "$REPO" > "$BASE/long-doctor.out"
+"""
+"""Run in a mount namespace of its own with a /tmp of its own, where another user
+(uid 12345) made ``/tmp/ctxp-<uid>`` first: the machine's /tmp is never touched."""
+
+
+def private_tmp_reason() -> str | None:
+    if os.geteuid() != 0:
+        return "needs root (a mount namespace, a directory given to another user)"
+    if shutil.which("unshare") is None:
+        return "no unshare command"
+    probe = subprocess.run(
+        ["unshare", "-m", "--propagation", "private", "true"], capture_output=True, check=False
+    )
+    return None if probe.returncode == 0 else f"unshare -m fails: {probe.stderr.decode()}"
+
+
+def test_a_socket_directory_another_user_made_first_does_not_stop_the_bridge() -> None:
+    """Issue 27 item 3: with XDG_RUNTIME_DIR unset, another local user makes
+    /tmp/ctxp-<uid> first. The hook still answers, through a directory under the state
+    directory (or, that being too long a path, a random-named one recorded there), and
+    the log and doctor say what was passed over and why."""
+    reason = private_tmp_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    env = BridgeEnv(base_dir="/dev/shm")
+    try:
+        repo = make_repo(env.base / "repo", FILES)
+        (env.base / "start.json").write_text(json.dumps(session_start("claude", "s", repo)))
+        long_state = env.base / ("s" * 90)
+        inside = {k: v for k, v in env.env.items() if k != "XDG_RUNTIME_DIR"}
+        done = subprocess.run(
+            ["unshare", "-m", "--propagation", "private", "sh", "-c", IN_PRIVATE_TMP],
+            env={
+                **inside,
+                "PY": sys.executable,
+                "HOOK": str(HOOK),
+                "CLI": str(Path(sys.executable).parent / "context-providers"),
+                "BASE": str(env.base),
+                "REPO": str(repo),
+                "LONG": str(long_state),
+            },
+            capture_output=True,
+            text=True,
+            timeout=180,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        taken = f"/tmp/ctxp-{os.getuid()}: owned by another user (uid {OTHER_UID})"
+        start = json.loads((env.base / "start.out").read_text())
+        assert "On branch main" in start["hookSpecificOutput"]["additionalContext"]
+        run = env.state / "context-providers" / "run"
+        assert list(run.glob("*.sock")), "the socket is not in the state directory"
+        out = (env.base / "doctor.out").read_text()
+        assert f"Socket directory: {run}\n  ! passed over: {taken}" in out, out
+        assert f"! socket directory passed over: {taken}" in out, out
+        assert taken in env.log()
+
+        long_start = json.loads((env.base / "long.out").read_text())
+        assert "On branch main" in long_start["hookSpecificOutput"]["additionalContext"]
+        recorded = (long_state / "context-providers" / "runtime-dir").read_text().strip()
+        assert recorded.startswith(f"/tmp/ctxp-{os.getuid()}-"), recorded
+        long_out = (env.base / "long-doctor.out").read_text()
+        assert f"Socket directory: {recorded}\n  ! passed over: {taken}" in long_out, long_out
+        assert "too long a path for a socket" in long_out
+    finally:
+        env.close()

@@ -7,7 +7,8 @@ budget, and a section left out is not remembered as shown."""
 from __future__ import annotations
 
 from providers.clients import deltas
-from providers.clients.deltas import INDEX_LABEL, Memory, Piece, doc_path, tree_totals
+from providers.clients.deltas import INDEX_LABEL, Memory, Piece
+from providers.core.section_text import doc_path, tree_totals
 from providers.scoped_docs.sections import INDEX_LABEL as PROVIDER_INDEX_LABEL
 
 TREE = "repo/\n  a.py\n(shown: 1 of 1 files, 0 of 0 dirs)\n"

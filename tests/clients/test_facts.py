@@ -5,6 +5,7 @@ tool call names), on the inputs the real clients were seen to send."""
 from __future__ import annotations
 
 import dataclasses
+import enum
 import json
 import tomllib
 from pathlib import Path
@@ -221,9 +222,12 @@ def test_paths_from_shell(command: str, paths: list[str]) -> None:
 
 
 def test_facts_are_plain_data() -> None:
-    """The table is plain data: it serialises to JSON (strings, tuples, mappings)."""
+    """The table is plain data: it serialises to JSON (strings, tuples, mappings; an
+    import style's enum by its value)."""
 
     def default(value: object) -> object:
+        if isinstance(value, enum.Enum):
+            return value.value
         if isinstance(value, frozenset):
             return sorted(value)
         if isinstance(value, MappingProxyType | dict):

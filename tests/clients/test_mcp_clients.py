@@ -41,6 +41,12 @@ SCOPE = {"claude": "project", "gemini": "user", "codex": "user"}
 def setup_mcp(client: str, repo: Path) -> Callable[[Mapping[str, str]], Sequence[str]]:
     def prepare(env: Mapping[str, str]) -> Sequence[str]:
         command = [str(Path(sys.executable).parent / "context-providers"), "setup", client]
+        commented = Path(env["HOME"]) / ".gemini" / "settings.json"
+        if client == "gemini":
+            # Gemini CLI reads its settings with comments: setup keeps them, and Gemini
+            # reads what setup wrote (issue 27 item 4).
+            text = commented.read_text(encoding="utf-8").replace("{", "{ /* kept */", 1)
+            commented.write_text(f"// the user's notes\n{text}", encoding="utf-8")
         subprocess.run(
             [*command, "--mcp", "--scope", SCOPE[client]],
             cwd=repo,
@@ -48,6 +54,9 @@ def setup_mcp(client: str, repo: Path) -> Callable[[Mapping[str, str]], Sequence
             check=True,
             capture_output=True,
         )
+        if client == "gemini":
+            text = commented.read_text(encoding="utf-8")
+            assert text.startswith("// the user's notes\n{ /* kept */"), text
         if client == "claude":
             return ["--mcp-config", str(repo / ".mcp.json"), "--strict-mcp-config"]
         return []

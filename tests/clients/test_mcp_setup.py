@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from providers.clients import facts
+from providers.clients import facts, json_text
 from providers.clients.mcp_setup import ENV_PASSED, RULE
 from providers.clients.sections import SERVER_NAME
+from tests.clients import gemini_json, test_setup
 from tests.clients.test_setup import USER_SETTINGS, setup
 
 CLIENTS = tuple(facts.FACTS)
@@ -201,3 +202,137 @@ def test_what_is_not_ours_is_left_alone(
     assert done.returncode == 1 and why in done.stderr
     assert path.read_text() == text
     assert not (home / ".claude" / "settings.json").exists()  # nothing written elsewhere
+
+
+# -- never damage a settings file (issue 27 item 4) ----------------------------------------
+
+CLAUDE_JSON = json.dumps(
+    {
+        "numStartups": 42,
+        "installMethod": "npm",
+        "oauthAccount": {"accountUuid": "0000", "emailAddress": "me@example.com"},
+        "userID": "deadbeef",
+        "mcpServers": {
+            "github": {"type": "stdio", "command": "gh-mcp", "args": [], "env": {"T": "x"}},
+            "fs": {"type": "stdio", "command": "fs-mcp", "args": ["/home"], "env": {}},
+        },
+        "projects": {"/somewhere": {"allowedTools": [], "hasTrustDialogAccepted": True}},
+    },
+    indent=2,
+)  # as Claude Code writes it: two spaces, no final newline
+CODEX_WITH_COMMENTS = """\
+# ~/.codex/config.toml, by hand
+model = "gpt-5"            # the default model
+approval_policy = "on-request"
+
+# my servers
+[mcp_servers.mine]
+command = "my-server"
+args = ["--fast"]  # quicker
+
+# trusted projects, one table each
+[projects."/somewhere"]
+trust_level = "trusted"
+
+# the end
+"""
+JSON_ROUND_TRIPS = {
+    "claude": ("~/.claude.json with other servers", CLAUDE_JSON),
+    "gemini": ("settings with comments", test_setup.GEMINI_SETTINGS),
+}
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_setup_mcp_then_remove_gives_back_the_files_byte_for_byte(
+    tmp_path: Path, client: str
+) -> None:
+    """~/.claude.json (0600: it holds tokens) with other servers and Claude's settings with
+    other hooks, Gemini's commented settings, Codex's commented config.toml: the server
+    goes in and out, and every byte, the mode and the owner stay."""
+    home = tmp_path / "home"
+    path = server_file(client, "user", home, tmp_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    before = CODEX_WITH_COMMENTS if client == "codex" else JSON_ROUND_TRIPS[client][1]
+    path.write_text(before)
+    path.chmod(0o600)
+    approval = approval_file("user", home, tmp_path) if client == "claude" else None
+    if approval is not None:
+        approval.parent.mkdir(parents=True, exist_ok=True)
+        approval.write_text(test_setup.CLAUDE_SETTINGS)
+    done = setup([client, "--mcp"], home, tmp_path)
+    assert done.returncode == 0, done.stderr
+    if client == "codex":
+        assert path.read_text().startswith(before)
+        assert registered(client, path)["required"] is True
+    elif client == "gemini":
+        (reading,) = (
+            gemini_json.readings([path.read_text()]) if gemini_json.missing() is None else [None]
+        )
+        assert reading is None or SERVER_NAME in reading.value["mcpServers"]
+        assert path.read_text().count("//") == before.count("//")
+    else:
+        assert list(json.loads(path.read_text())["mcpServers"]) == ["github", "fs", SERVER_NAME]
+    if approval is not None:
+        allow = json.loads(approval.read_text())["permissions"]["allow"]
+        assert allow == ["Bash(npm run lint)", "Read(~/.zshrc)", RULE]
+    assert path.stat().st_mode & 0o7777 == 0o600
+    removed = setup([client, "--mcp", "--remove"], home, tmp_path)
+    assert removed.returncode == 0, removed.stderr
+    assert path.read_text() == before
+    assert path.stat().st_mode & 0o7777 == 0o600
+    if approval is not None:
+        assert approval.read_text() == test_setup.CLAUDE_SETTINGS
+
+
+def test_codex_comments_before_the_next_table_are_kept(tmp_path: Path) -> None:
+    """Our table, then a comment and another table added by hand: setup (again, with other
+    arguments) and --remove keep the comment (both deleted it before issue 27)."""
+    home = tmp_path / "home"
+    path = home / ".codex" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text(CODEX_WITH_COMMENTS)
+    assert setup(["codex", "--mcp"], home, tmp_path).returncode == 0
+    later = '\n# added later, by hand\n[mcp_servers.other]\ncommand = "other"  # note\n'
+    path.write_text(path.read_text() + later)
+    again = setup(["codex", "--mcp", "--start-budget", "3000"], home, tmp_path)
+    assert again.returncode == 0, again.stderr
+    text = path.read_text()
+    assert text.startswith(CODEX_WITH_COMMENTS) and text.endswith(later)
+    assert registered("codex", path)["args"][-2:] == ["--budget", "3000"]
+    assert setup(["codex", "--mcp", "--remove"], home, tmp_path).returncode == 0
+    assert path.read_text() == CODEX_WITH_COMMENTS + later
+
+
+def test_our_server_is_replaced_where_it_stands(tmp_path: Path) -> None:
+    """A changed registration keeps its place among the user's servers."""
+    home = tmp_path / "home"
+    path = home / ".gemini" / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(test_setup.GEMINI_SETTINGS)
+    assert setup(["gemini", "--mcp"], home, tmp_path).returncode == 0
+    later = json_text.append(
+        path.read_text(), ("mcpServers",), {"command": "z"}, key="z", comments=True
+    )
+    path.write_text(later)
+    assert setup(["gemini", "--mcp", "--start-budget", "10"], home, tmp_path).returncode == 0
+    text = path.read_text()
+    servers = json_text.parse(text, comments=True).value()["mcpServers"]
+    assert list(servers) == ["github", SERVER_NAME, "z"]
+    assert text.count("//") == later.count("//") and text.endswith(later[-40:])
+    assert servers[SERVER_NAME]["args"][-1] == "10"
+
+
+@pytest.mark.parametrize("client", ["claude", "gemini"])
+def test_a_symlinked_server_file_stays_a_symlink(tmp_path: Path, client: str) -> None:
+    home = tmp_path / "home"
+    path = server_file(client, "user", home, tmp_path)
+    target = home / "dotfiles" / path.name
+    target.parent.mkdir(parents=True)
+    before = JSON_ROUND_TRIPS[client][1]
+    target.write_text(before)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.symlink_to(target)
+    assert setup([client, "--mcp"], home, tmp_path).returncode == 0
+    assert path.is_symlink() and SERVER_NAME in target.read_text()
+    assert setup([client, "--mcp", "--remove"], home, tmp_path).returncode == 0
+    assert path.is_symlink() and target.read_text() == before

@@ -19,6 +19,7 @@ from providers._gen.pluggableharness.model.v1 import model_pb2
 from providers.core.budget import FallbackCounter
 from providers.core.errors import ErrorCategory, ProviderError
 from providers.core.provider import contribute
+from providers.core.section_text import tree_totals
 from providers.core.types import AttrType, Stability
 from providers.file_tree.listing import AI_IGNORE_FILES
 from providers.file_tree.provider import FileTreeProvider
@@ -664,3 +665,17 @@ def test_symlinks_show_their_target_and_submodules_their_state(
     totals = text.splitlines()[-1]
     files = sum(1 for line in text.splitlines()[1:-1] if not line.rstrip().endswith(("/", ")")))
     assert totals.startswith(f"(shown: {files} of ")
+
+
+@pytest.mark.parametrize("show_files", [True, False])
+def test_the_totals_the_bridge_reads_back_are_the_trees_counts(
+    make_provider: Make, repo: Path, show_files: bool
+) -> None:
+    """Issue 28 item 1: the closing line is core.section_text's, so the bridge reads back
+    what is present (5 files: .gitignore, README.md, docs/guide.md, src/app/*.py; 3 dirs),
+    and one file more reads differently (the bridge then sends the tree again)."""
+    provider = make_provider({"show_files": show_files})
+    before = tree_totals(collect(provider, repo))
+    assert before.split() == (["5", "3"] if show_files else ["3", "5"])
+    write(repo, "docs/more.md")
+    assert tree_totals(collect(make_provider({"show_files": show_files}), repo)) != before

@@ -48,6 +48,17 @@ def commands(log: Path) -> list[str]:
     return found
 
 
+WATCH_SET_UP = ("config", "ls-files")
+"""What the watcher runs once as it starts, on its own thread, never in a turn: where the
+global excludes file is, and which tracked files git ignores (their folders stay watched;
+the rest of what git ignores is not watched at all)."""
+
+
+def turn_commands(log: Path, first: int) -> list[str]:
+    """:func:`commands` after the ``first``, without the watcher's set-up."""
+    return [name for name in commands(log)[first:] if name not in WATCH_SET_UP]
+
+
 def test_warm_turn_runs_no_git_with_the_real_watcher(
     make_provider: Make, tmp_path: Path, repo: Path
 ) -> None:
@@ -60,11 +71,12 @@ def test_warm_turn_runs_no_git_with_the_real_watcher(
     provider.answer_sent()  # as the adapter does once the answer is out
     time.sleep(0.5)  # the watcher gets ready, and reports anything our own runs caused
     settled = collect(provider, repo)  # first turn with the watch in place: recomputes
-    assert commands(log)[first:] == ["status"]
+    assert turn_commands(log, first) == ["status"]
+    assert sorted(commands(log)[first:]) == sorted(["status", *WATCH_SET_UP])
     time.sleep(0.3)
     for _ in range(3):
         assert collect(provider, repo) is settled
-    assert len(runs(log)) == first + 1
+    assert len(runs(log)) == first + 1 + len(WATCH_SET_UP)
 
 
 def test_real_watcher_notices_an_edit(make_provider: Make, tmp_path: Path, repo: Path) -> None:
@@ -243,3 +255,35 @@ def test_touched_paths_outside_the_repo_are_ignored(
     outside.write_text("x\n")
     collect(provider, repo, touched=(str(outside),))
     assert len(runs(log)) == first + 1
+
+
+def test_an_edit_where_git_ignores_runs_no_git_and_an_ignored_tracked_file_still_shows(
+    make_provider: Make, tmp_path: Path, repo: Path
+) -> None:
+    """Issue 27 item 5: nothing git ignores is watched (git status shows none of it), but a
+    tracked file there (``git add -f``) is, and its edit shows."""
+    (repo / "node_modules" / "pkg").mkdir(parents=True)
+    (repo / "node_modules" / "pkg" / "vendored.js").write_text("one\n")
+    (repo / ".gitignore").write_text("node_modules/\n")
+    git(repo, "add", ".gitignore")
+    git(repo, "add", "-f", "node_modules/pkg/vendored.js")
+    git(repo, "commit", "-qm", "vendored")
+    (repo / "node_modules" / "other").mkdir()
+    wrapper, log = counting_git(tmp_path)
+    provider = make_provider({"git": str(wrapper)})
+    collect(provider, repo)
+    provider.answer_sent()
+    time.sleep(0.5)
+    settled = collect(provider, repo)  # the watch is in place: recomputes once
+    time.sleep(0.3)
+    assert collect(provider, repo) is settled
+    before = len(runs(log))
+    (repo / "node_modules" / "other" / "build.js").write_text("x\n")
+    time.sleep(0.3)
+    assert collect(provider, repo) is settled
+    assert len(runs(log)) == before  # no event, no git
+    (repo / "node_modules" / "pkg" / "vendored.js").write_text("two\n")
+    deadline = time.monotonic() + 3
+    while "vendored.js" not in text_of(collect(provider, repo)):
+        assert time.monotonic() < deadline, "the edit to the tracked file never showed up"
+        time.sleep(0.05)

@@ -15,6 +15,7 @@ import pytest
 
 from providers.core.errors import ErrorCategory, ProviderError
 from providers.core.provider import contribute
+from providers.core.section_text import SCOPED_DOCS_INDEX, doc_path
 from providers.core.types import AttrType, Stability
 from providers.scoped_docs.provider import ScopedDocsProvider
 from providers.scoped_docs.sections import INDEX_LABEL
@@ -106,6 +107,10 @@ def test_sample_repo_labels_say_why(sample: Path, provider: ScopedDocsProvider) 
         assert s.stability is Stability.DYNAMIC
         assert s.tokens == COUNTER.count(s.text)
     assert section(result, AUTH) == (sample / AUTH).read_text()
+    # Issue 28 item 1: what the bridge reads back is what the labels were written with.
+    paths = [doc_path(label) for label in labels(result)]
+    assert paths[:2] == ["src/tasklane/auth/AGENTS.md", ".cursor/rules/api.mdc"]
+    assert labels(result)[-1] == SCOPED_DOCS_INDEX
 
 
 def test_nested_docs_up_to_but_not_including_the_root(

@@ -1,0 +1,70 @@
+"""What a host may read back from our sections' text, each fact written and read here,
+side by side.
+
+The bridge decides what a session was already shown from a section's label and text
+(a scoped doc's path, the scoped docs index, the file tree's totals), and ``explain``
+names the index. A label reworded on one side only would silently turn "shown once"
+into "shown every event", so the writer and its reader live together and
+``tests/core/test_section_text.py`` round-trips each pair.
+"""
+
+from __future__ import annotations
+
+SCOPED_DOCS_INDEX = "scoped docs index"
+"""The label of scoped docs' closing index (what did not fit, rules on request): a
+catalog that changes as docs come and go, not a doc."""
+
+ALWAYS_APPLIES = "always applies"
+"""Why a doc that applies whatever was touched is shown."""
+
+_APPLIES_TO = "applies to "
+_DOC_REASONS = (f" ({_APPLIES_TO}", f" ({ALWAYS_APPLIES})")
+
+TOTALS_PREFIX = "(shown: "
+"""How the file tree's closing line (its counts) begins."""
+_NOT_LISTED = "files not listed: "
+
+
+def applies_to(touched: str, pattern: str) -> str:
+    """Why a doc is shown: ``applies to src/a.py via "src/**"``."""
+    return f'{_APPLIES_TO}{touched} via "{pattern}"'
+
+
+def doc_label(path: str, why: str) -> str:
+    """A scoped doc's label: its repository path, then why (:func:`doc_path` reads it)."""
+    return f"{path} ({why})"
+
+
+def doc_path(label: str) -> str:
+    """The path of a :func:`doc_label` (``src/AGENTS.md`` of ``src/AGENTS.md (applies to
+    src/a.py via "src/**")``); a label of no doc is returned whole."""
+    cut = min((i for r in _DOC_REASONS if (i := label.find(r)) >= 0), default=-1)
+    return label if cut < 0 else label[:cut]
+
+
+def tree_totals_line(
+    files: tuple[int, int], dirs: tuple[int, int], *, files_listed: bool, notes: str = ""
+) -> str:
+    """The file tree's closing line: ``(shown: 3 of 9 files, 2 of 4 dirs)``, or, when
+    files are not listed, ``(shown: 2 of 4 dirs; files not listed: 9)``; ``notes``
+    (``; 1 unreadable dir skipped``) before the parenthesis closes. Each pair is (shown,
+    present)."""
+    if files_listed:
+        text = f"{files[0]:,} of {files[1]:,} files, {dirs[0]:,} of {dirs[1]:,} dirs"
+    else:
+        text = f"{dirs[0]:,} of {dirs[1]:,} dirs; {_NOT_LISTED}{files[1]:,}"
+    return f"{TOTALS_PREFIX}{text}{notes})"
+
+
+def tree_totals(text: str) -> str:
+    """What a file tree's :func:`tree_totals_line` says is present (the count after each
+    " of "), or "" when ``text`` has no such line: the bridge resends the tree when it
+    changes."""
+    for line in reversed(text.rstrip("\n").split("\n")):
+        if line.startswith(TOTALS_PREFIX):
+            present = [part.split(" ")[0] for part in line.split(" of ")[1:]]
+            _, listed, rest = line.partition(_NOT_LISTED)
+            if listed:
+                present.append(rest.split(";")[0].rstrip(")"))
+            return " ".join(present)
+    return ""
