@@ -262,3 +262,43 @@ def test_skills_and_listing_the_client_shows_are_not_repeated(
     assert ("(shown: " in first) != bool(native.listing_items), run.describe() + bridge.log()
     # the file read (Gemini: through run_shell_command) brings its scoped doc
     assert reached("Cursor marker TW-CURSOR.", requests[1:]), run.describe() + bridge.log()
+
+
+def baseline(client: str, work: Path) -> Run:
+    """No hooks: what the client shows by itself (the figures facts.NATIVE states)."""
+    repo = make_repo(work / "repo", {**SKILL_FILES, **BASH_FILES})
+    script: list[Reply]
+    if client == "claude":
+        script = [Shell("cat src/a.py"), Shell("nl -ba lib/b.py | sed -n 1,40p"), Text("done")]
+    else:
+        script = [ReadFile("src/a.py"), Text("done")]
+    args = ("--allowedTools", "Bash") if client == "claude" else ()
+    return run_client(
+        client, repo, "Look at src/a.py.", script=script, extra_args=args, workdir=work
+    )
+
+
+@pytest.mark.slow
+def test_what_each_client_shows_by_itself(client: str, runs: Runs) -> None:
+    """facts.NATIVE against the real client, with no hooks: Claude Code's git snapshot,
+    Gemini CLI's listing of up to 200 items, the skills folders each lists (one level
+    down), and which Bash reads Claude Code follows (claude_bash: cat yes, a pipe no; a
+    nested AGENTS.md never through Bash)."""
+    run = runs.get(f"twice-native-{client}", lambda w: baseline(client, w))
+    assert run.exit_code == 0 and not run.timed_out, run.describe()
+    native = facts.NATIVE[client]
+    requests = run.model_requests
+    first = requests[0].text
+    assert ("Current branch: main" in first) == native.git_snapshot, run.describe()
+    listing = f"Showing up to {native.listing_items} items"
+    assert (listing in first) == bool(native.listing_items), run.describe()
+    for name in ("claude", "agents", "gemini", "codex", "github"):
+        listed = f"TW-SK-{name}." in first
+        assert listed == (f".{name}/skills" in native.skill_roots), (name, run.describe())
+    if client == "claude":
+        assert len(requests) >= 3, run.describe()
+        after_cat, last = requests[1].text, requests[-1].text
+        assert "TW-SRC-CLAUDE" in after_cat and "TW-RULE-SRC" in after_cat, run.describe()
+        assert "TW-NEST" not in last, run.describe()  # nested AGENTS.md: Read only
+        assert "TW-FILE-B" in last and "TW-LIB-CLAUDE" not in last, run.describe()
+        assert "TW-RULE-LIB" not in last, run.describe()
