@@ -363,9 +363,17 @@ class Native:
 NATIVE: Final[Mapping[str, Native]] = {
     # Claude Code 2.1.328: "# gitStatus ... Current branch, Status, Recent commits" in a
     # system reminder; .claude/skills only (not .agents/skills, not two levels down);
-    # nested CLAUDE.md and paths: rules after Read and after a Bash read it recognises,
-    # nested AGENTS.md after Read only.
-    "claude": Native(True, 0, (".claude/skills",), ("Read",), "claude", ("CLAUDE.md",)),
+    # nested CLAUDE.md and paths: rules after Read, Write (Edit follows a Read) and after
+    # a Bash read it recognises; a nested AGENTS.md only where its folder has no CLAUDE.md,
+    # and never after Bash.
+    "claude": Native(
+        True,
+        0,
+        (".claude/skills",),
+        ("Read", "Write", "Edit", "MultiEdit"),
+        "claude",
+        ("CLAUDE.md",),
+    ),
     # Gemini CLI 0.61.0: a folder listing of up to 200 items in <session_context>;
     # .agents/skills and .gemini/skills.
     "gemini": Native(False, 200, (".agents/skills", ".gemini/skills"), (), None, ()),

@@ -133,8 +133,18 @@ class OwnLoads:
         if self.native.scoped_on:  # Claude: nested files only as it reads below them
             if self.shell and name not in self.native.nested_on_shell:
                 return False
+            if self._displaced(path, name):
+                return False
             return self._attached(path, rule=False)
         return True
+
+    def _displaced(self, path: str, name: str) -> bool:
+        """Whether a file it loads only without another (AGENTS.md without CLAUDE.md) has
+        that other one beside it, in its own folder (Claude Code reads that one there)."""
+        unless = facts.FACTS[self.client].loads_unless.get(name)
+        if unless is None or self.root is None:
+            return False
+        return (self.root / PurePosixPath(path).parent / unless).is_file()
 
     def _attached(self, path: str, *, rule: bool) -> bool:
         if self.scoped == "all":

@@ -75,6 +75,14 @@ class Shell:
 
 
 @dataclass(frozen=True)
+class ClaudeTool:
+    """Claude only: a call of its tool ``name`` with ``input`` (``Write``, ``Edit``)."""
+
+    name: str
+    input: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class Patch:
     """Codex only: a call of its ``apply_patch`` tool with ``patch`` (Codex's patch format)."""
 
@@ -93,7 +101,7 @@ class McpCall:
     arguments: Mapping[str, Any] = field(default_factory=dict)
 
 
-Reply = Text | ReadFile | Shell | Patch | McpCall
+Reply = Text | ReadFile | Shell | ClaudeTool | Patch | McpCall
 
 
 @dataclass(frozen=True)
@@ -282,6 +290,14 @@ class _Handler(BaseHTTPRequestHandler):
                 "input": {"file_path": reply.path},
             }
             stop = "tool_use"
+        elif isinstance(reply, ClaudeTool):
+            block = {
+                "type": "tool_use",
+                "id": f"toolu_stub{n}",
+                "name": reply.name,
+                "input": dict(reply.input),
+            }
+            stop = "tool_use"
         elif isinstance(reply, Shell):
             block = {
                 "type": "tool_use",
@@ -367,8 +383,8 @@ class _Handler(BaseHTTPRequestHandler):
                 if isinstance(p, dict) and "functionResponse" in p
             )
             reply = self.model.reply_for(results) if body.get("tools") else Text(SIDE_REPLY)
-            if isinstance(reply, Patch):
-                reply = Text("stub: patches are a Codex reply")
+            if isinstance(reply, (Patch, ClaudeTool)):
+                reply = Text("stub: not a Gemini reply")
             if isinstance(reply, ReadFile):
                 part = {"functionCall": {"name": "read_file", "args": {"file_path": reply.path}}}
             elif isinstance(reply, Shell):
@@ -411,6 +427,8 @@ class _Handler(BaseHTTPRequestHandler):
         )
         tools = _responses_tools(body)
         reply = self.model.reply_for(results) if tools else Text(SIDE_REPLY)
+        if isinstance(reply, ClaudeTool):
+            reply = Text("stub: not a Codex reply")
         n = self.model.next_id()
         code_mode = "exec" in tools and "exec_command" not in tools
         if isinstance(reply, (ReadFile, Shell, Patch, McpCall)) and code_mode:

@@ -17,7 +17,7 @@ from providers.clients import facts
 from tests.clients.bridge import BridgeEnv, make_repo
 from tests.clients.conftest import Runs
 from tests.clients.real_clients import Run, missing_reason, reached, run_client
-from tests.clients.stub_model import ReadFile, Reply, Shell, Text
+from tests.clients.stub_model import ClaudeTool, ReadFile, Reply, Shell, Text
 from tests.clients.test_bridge_clients import registered
 from tests.conftest import GIT_ENV
 
@@ -35,6 +35,7 @@ BASH_FILES = {
     "src/a.py": "x = 1  # TW-FILE\n",
     "lib/CLAUDE.md": "Nested Claude marker TW-LIB-CLAUDE.\n",
     "lib/b.py": "y = 2  # TW-FILE-B\n",
+    "pkg/CLAUDE.md": "Nested Claude marker TW-PKG-CLAUDE.\n",
     ".claude/rules/src.md": "---\npaths: src/**\n---\nRule marker TW-RULE-SRC.\n",
     ".claude/rules/lib.md": "---\npaths: lib/**\n---\nRule marker TW-RULE-LIB.\n",
     ".cursor/rules/python.mdc": '---\nglobs: "**/*.py"\n---\nCursor marker TW-CURSOR.\n',
@@ -269,10 +270,16 @@ def baseline(client: str, work: Path) -> Run:
     repo = make_repo(work / "repo", {**SKILL_FILES, **BASH_FILES})
     script: list[Reply]
     if client == "claude":
-        script = [Shell("cat src/a.py"), Shell("nl -ba lib/b.py | sed -n 1,40p"), Text("done")]
+        write = {"file_path": str(repo / "pkg/new.py"), "content": "z = 3\n"}
+        script = [
+            Shell("cat src/a.py"),
+            Shell("nl -ba lib/b.py | sed -n 1,40p"),
+            ClaudeTool("Write", write),
+            Text("done"),
+        ]
     else:
         script = [ReadFile("src/a.py"), Text("done")]
-    args = ("--allowedTools", "Bash") if client == "claude" else ()
+    args = ("--allowedTools", "Bash,Write") if client == "claude" else ()
     return run_client(
         client, repo, "Look at src/a.py.", script=script, extra_args=args, workdir=work
     )
@@ -296,9 +303,10 @@ def test_what_each_client_shows_by_itself(client: str, runs: Runs) -> None:
         listed = f"TW-SK-{name}." in first
         assert listed == (f".{name}/skills" in native.skill_roots), (name, run.describe())
     if client == "claude":
-        assert len(requests) >= 3, run.describe()
-        after_cat, last = requests[1].text, requests[-1].text
+        assert len(requests) >= 4, run.describe()
+        after_cat, after_pipe, last = requests[1].text, requests[2].text, requests[-1].text
         assert "TW-SRC-CLAUDE" in after_cat and "TW-RULE-SRC" in after_cat, run.describe()
-        assert "TW-NEST" not in last, run.describe()  # nested AGENTS.md: Read only
-        assert "TW-FILE-B" in last and "TW-LIB-CLAUDE" not in last, run.describe()
-        assert "TW-RULE-LIB" not in last, run.describe()
+        assert "TW-NEST" not in last, run.describe()  # beside src/CLAUDE.md; and Bash
+        assert "TW-FILE-B" in after_pipe and "TW-LIB-CLAUDE" not in after_pipe, run.describe()
+        assert "TW-RULE-LIB" not in after_pipe, run.describe()
+        assert "TW-PKG-CLAUDE" in last, run.describe()  # Write attaches it

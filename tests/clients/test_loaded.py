@@ -79,18 +79,18 @@ def test_a_symlink_or_copy_of_a_loaded_file_is_covered(tmp_path: Path) -> None:
 def test_claude_attaches_nested_files_only_as_it_reads(tmp_path: Path) -> None:
     """After Read: nested CLAUDE.md, nested AGENTS.md and paths: rules; after a Bash read
     it recognises, no nested AGENTS.md; after one it does not, none of them."""
-    root = make(tmp_path, {"AGENTS.md": "a\n", "src/AGENTS.md": "b\n", "src/CLAUDE.md": "c\n"})
+    root = make(tmp_path, {"AGENTS.md": "a\n", "src/AGENTS.md": "b\n", "src/b/CLAUDE.md": "c\n"})
     own = own_loads("claude", root)
     read = own.during(starting=False)
-    assert read.covers("src/AGENTS.md") and read.covers("src/CLAUDE.md")
+    assert read.covers("src/AGENTS.md") and read.covers("src/b/CLAUDE.md")
     assert read.covers(".claude/rules/py.md")
-    bash = own.during(starting=False, scoped="all", followed=("src/a.py",), shell=True)
-    assert bash.covers("src/CLAUDE.md") and not bash.covers("src/AGENTS.md")
+    bash = own.during(starting=False, scoped="all", followed=("src/b/a.py",), shell=True)
+    assert bash.covers("src/b/CLAUDE.md") and not bash.covers("src/AGENTS.md")
     missed = own.during(starting=False, scoped="none", shell=True)
-    assert not missed.covers("src/CLAUDE.md") and not missed.covers(".claude/rules/py.md")
+    assert not missed.covers("src/b/CLAUDE.md") and not missed.covers(".claude/rules/py.md")
     assert missed.covers("AGENTS.md")  # the root's: loaded at the start
     some = own.during(starting=False, scoped="some", followed=("lib/b.py",), shell=True)
-    assert not some.covers("src/CLAUDE.md") and not some.covers(".claude/rules/py.md")
+    assert not some.covers("src/b/CLAUDE.md") and not some.covers(".claude/rules/py.md")
 
 
 def test_claude_git_snapshot_and_gemini_listing_at_start_only(tmp_path: Path) -> None:
@@ -131,3 +131,14 @@ def test_skills_the_client_lists_are_not_listed_again(tmp_path: Path) -> None:
         "conventions", "skills", catalog.replace("- docs: does docs (.github/", "- x (.agents/")
     )
     assert own_loads("gemini", root).trim([only]) == []
+
+
+def test_a_nested_agents_md_beside_a_claude_md_is_not_claudes(tmp_path: Path) -> None:
+    """Claude Code reads a folder's CLAUDE.md, not the AGENTS.md beside it (measured:
+    after a Read of src/a.py only src/CLAUDE.md arrives)."""
+    root = make(tmp_path, {"AGENTS.md": "a\n", "src/AGENTS.md": "b\n", "src/CLAUDE.md": "c\n"})
+    read = own_loads("claude", root).during(starting=False)
+    assert read.covers("src/CLAUDE.md") and not read.covers("src/AGENTS.md")
+    (root / "lib").mkdir()
+    (root / "lib" / "AGENTS.md").write_text("d\n")
+    assert read.covers("lib/AGENTS.md")
