@@ -5,9 +5,10 @@ against each client). Beyond the root:
 
 - Claude Code loads ``CLAUDE.md`` (with ``CLAUDE.local.md`` and ``.claude/CLAUDE.md``)
   and ``.claude/rules/`` (always-on at start, ``paths:`` rules when a matching file is
-  read), nested ``CLAUDE.md`` files when a file below them is read, and ``AGENTS.md``
-  the same way only when there is no ``CLAUDE.md``; it expands ``@imports`` in what it
-  loads, so a ``CLAUDE.md`` that says ``@AGENTS.md`` brings ``AGENTS.md`` in.
+  read), nested ``CLAUDE.md`` files when a file below them is read or written, and
+  ``AGENTS.md`` the same way only when there is no ``CLAUDE.md`` at the root nor in its
+  folder (and not after a Bash read); it expands ``@imports`` in what it loads, so a
+  ``CLAUDE.md`` that says ``@AGENTS.md`` brings ``AGENTS.md`` in.
 - Gemini CLI loads ``GEMINI.md`` files, the root's and those below it, expanding
   ``@imports`` the same way.
 - Codex CLI loads ``AGENTS.md`` (``AGENTS.override.md`` before it) in each directory
