@@ -70,6 +70,8 @@ class OwnLoads:
     """The repository (resolved), to compare real paths and texts; None: names only."""
     skills: frozenset[str] = frozenset()
     """Names of the skills it lists itself."""
+    at_root: bool = True
+    """It works at the root (Gemini CLI lists its working directory, not the root)."""
     starting: bool = True
     """Answering a session's start (its own git snapshot and listing are there)."""
     scoped: Scoped = "all"
@@ -159,7 +161,8 @@ class OwnLoads:
         if piece.kind == "git_status":
             return self.starting and self.native.git_snapshot
         if piece.kind == "file_tree":
-            return self.starting and _listed_whole(piece.text, self.native.listing_items)
+            listed = _listed_whole(piece.text, self.native.listing_items)
+            return self.starting and self.at_root and listed
         return self.covers(piece.path)
 
     def trim(self, pieces: Sequence[Piece]) -> list[Piece]:
@@ -299,6 +302,7 @@ def own_loads(client: str, root: Path, cwd: Path | None = None) -> OwnLoads:
         info.loads_nested,
         root,
         _listed_skills(root, facts.NATIVE[client].skill_roots),
+        cwd is None or confine(root, cwd) == root,
     )
 
 

@@ -103,6 +103,9 @@ def test_claude_git_snapshot_and_gemini_listing_at_start_only(tmp_path: Path) ->
     assert not gemini.during(starting=True)(git) and not claude.during(starting=True)(small)
     assert gemini.during(starting=True)(small) and not gemini.during(starting=False)(small)
     assert not gemini.during(starting=True)(big)  # its 200 items miss most of it
+    (root / "sub").mkdir()
+    below = own_loads("gemini", root, root / "sub").during(starting=True)
+    assert not below(small)  # it lists its working directory, not the repository
 
 
 def test_skills_the_client_lists_are_not_listed_again(tmp_path: Path) -> None:
