@@ -66,6 +66,23 @@ class ReadFile:
 
 
 @dataclass(frozen=True)
+class Shell:
+    """A call of the client's shell tool running ``command``: Claude ``Bash``, Gemini
+    ``run_shell_command`` (offered only outside its default approval mode), Codex its
+    shell."""
+
+    command: str
+
+
+@dataclass(frozen=True)
+class ClaudeTool:
+    """Claude only: a call of its tool ``name`` with ``input`` (``Write``, ``Edit``)."""
+
+    name: str
+    input: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class Patch:
     """Codex only: a call of its ``apply_patch`` tool with ``patch`` (Codex's patch format)."""
 
@@ -84,7 +101,7 @@ class McpCall:
     arguments: Mapping[str, Any] = field(default_factory=dict)
 
 
-Reply = Text | ReadFile | Patch | McpCall
+Reply = Text | ReadFile | Shell | ClaudeTool | Patch | McpCall
 
 
 @dataclass(frozen=True)
@@ -273,6 +290,22 @@ class _Handler(BaseHTTPRequestHandler):
                 "input": {"file_path": reply.path},
             }
             stop = "tool_use"
+        elif isinstance(reply, ClaudeTool):
+            block = {
+                "type": "tool_use",
+                "id": f"toolu_stub{n}",
+                "name": reply.name,
+                "input": dict(reply.input),
+            }
+            stop = "tool_use"
+        elif isinstance(reply, Shell):
+            block = {
+                "type": "tool_use",
+                "id": f"toolu_stub{n}",
+                "name": "Bash",
+                "input": {"command": reply.command, "description": "stub shell call"},
+            }
+            stop = "tool_use"
         elif isinstance(reply, McpCall):
             block = {
                 "type": "tool_use",
@@ -350,10 +383,13 @@ class _Handler(BaseHTTPRequestHandler):
                 if isinstance(p, dict) and "functionResponse" in p
             )
             reply = self.model.reply_for(results) if body.get("tools") else Text(SIDE_REPLY)
-            if isinstance(reply, Patch):
-                reply = Text("stub: patches are a Codex reply")
+            if isinstance(reply, (Patch, ClaudeTool)):
+                reply = Text("stub: not a Gemini reply")
             if isinstance(reply, ReadFile):
                 part = {"functionCall": {"name": "read_file", "args": {"file_path": reply.path}}}
+            elif isinstance(reply, Shell):
+                args = {"command": reply.command, "description": "stub shell call"}
+                part = {"functionCall": {"name": "run_shell_command", "args": args}}
             elif isinstance(reply, McpCall):
                 name = f"mcp_{reply.server}_{reply.tool}"
                 part = {"functionCall": {"name": name, "args": dict(reply.arguments)}}
@@ -391,12 +427,15 @@ class _Handler(BaseHTTPRequestHandler):
         )
         tools = _responses_tools(body)
         reply = self.model.reply_for(results) if tools else Text(SIDE_REPLY)
+        if isinstance(reply, ClaudeTool):
+            reply = Text("stub: not a Codex reply")
         n = self.model.next_id()
         code_mode = "exec" in tools and "exec_command" not in tools
-        if isinstance(reply, (ReadFile, Patch, McpCall)) and code_mode:
+        if isinstance(reply, (ReadFile, Shell, Patch, McpCall)) and code_mode:
             # Code mode: the model writes JavaScript that calls the nested tools.
-            if isinstance(reply, ReadFile):
-                call = f"tools.exec_command({{cmd: {json.dumps('cat ' + reply.path)}}})"
+            if isinstance(reply, (ReadFile, Shell)):
+                command = reply.command if isinstance(reply, Shell) else "cat " + reply.path
+                call = f"tools.exec_command({{cmd: {json.dumps(command)}}})"
             elif isinstance(reply, McpCall):
                 name = f"mcp__{reply.server}__{reply.tool}"
                 call = f"tools.{name}({json.dumps(dict(reply.arguments))})"
@@ -431,13 +470,14 @@ class _Handler(BaseHTTPRequestHandler):
                 "name": f"mcp__{reply.server}__{reply.tool}",
                 "arguments": json.dumps(dict(reply.arguments)),
             }
-        elif isinstance(reply, ReadFile):
+        elif isinstance(reply, (ReadFile, Shell)):
+            command = reply.command if isinstance(reply, Shell) else f"cat {reply.path}"
             item = {
                 "type": "function_call",
                 "id": f"fc_stub{n}",
                 "call_id": f"call_stub{n}",
                 "status": "completed",
-                **_codex_shell_call(tools, f"cat {reply.path}"),
+                **_codex_shell_call(tools, command),
             }
         else:
             item = {
