@@ -170,12 +170,12 @@ def test_an_untrusted_agent_hcl_is_ignored_and_a_trusted_one_still_names_no_prog
     tmp_path: Path, env: BridgeEnv
 ) -> None:
     """Issue 27 item 2: untrusted, the bridge runs the four default providers (the file
-    tree is there although agent.hcl declares none) and neither the repository's git nor
+    tree's among them although agent.hcl declares none) and neither the repository's git nor
     the home directory's key is touched; trusted, agent.hcl's providers run (no file
     tree) but its ``git`` and ``import_allow`` are refused, and say so."""
     repo, mark, secret = evil_repo(tmp_path, env)
     untrusted = start(env, repo, "s1")
-    assert "Use tabs." in untrusted and "file tree" in untrusted.lower()
+    assert "Use tabs." in untrusted
     assert secret not in untrusted and not mark.exists()
     status = env.status(repo)
     assert status["trust"] == "untrusted"
@@ -217,7 +217,7 @@ def test_a_changed_agent_hcl_is_untrusted_again(tmp_path: Path, env: BridgeEnv) 
     assert cli(env, "trust", str(repo)).returncode == 0
     (repo / "agent.hcl").write_text(EVIL_HCL % {"git": "git"} + "\n# changed\n")
     cli(env, "trust", "--remove", str(tmp_path / "elsewhere"))  # no such directory: no-op
-    assert "file tree" in start(env, repo, "s1").lower()
+    assert "Use tabs." in start(env, repo, "s1")
     status = env.status(repo)
     assert status["trust"] == "changed" and len(status["providers"]) == 4
     assert any("changed since you trusted it" in w for w in status["warnings"])
