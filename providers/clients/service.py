@@ -66,6 +66,28 @@ class Budgets:
             return self.start
         return self.prompt if event == "prompt" else self.tool
 
+    def room(self, event: Event, info: facts.ClientFacts, name: str) -> deltas.Room:
+        """What one event of ``info``'s client may add: this event's budget within the
+        client's cap on one hook's text, and no ``@`` it would expand."""
+        return deltas.Room(
+            self.of(event), info.inline_chars, self.start, escape_at=name in info.expands_at
+        )
+
+    def of_providers(self, chars: int | None) -> Mapping[Kind, int]:
+        """The most each kind of provider is asked for, the same at every event (a
+        section asked at another budget would read as changed): all it answers fits one
+        empty event of its kind whole (session start's for what it sends, an after-tool
+        event's for scoped docs), so it never waits for room that cannot come."""
+        start = deltas.provider_budget(self.start, chars)
+        return {
+            "conventions": start,
+            "git_status": start,
+            "file_tree": start,
+            "static": start,
+            "dynamic": start,
+            "scoped_docs": deltas.provider_budget(self.tool, chars),
+        }
+
     def with_options(self, options: Sequence[str]) -> Budgets:
         """``start=N`` and the like, as the hook command passes them."""
         values: dict[str, int] = {}
@@ -142,12 +164,18 @@ class Bridge:
                 if not inside:
                     return Reply()
                 memory = memory.touch(inside)
-            result = self._turn(event, cwd, session_id, memory.files, _turn_deadline(due))
-            pieces = self._pieces(result)
             budgets = self.budgets.with_options(options)
-            add = deltas.added(
-                event, memory, pieces, self._own_loads(client, cwd), budgets.of(event)
+            result = self._turn(
+                event,
+                cwd,
+                session_id,
+                memory.files,
+                _turn_deadline(due),
+                budgets.of_providers(info.inline_chars),
             )
+            pieces = self._pieces(result)
+            room = budgets.room(event, info, name)
+            add = deltas.added(event, memory, pieces, self._own_loads(client, cwd), room)
             if add.left_out:
                 log.info(
                     "%s %s: left out to fit %d tokens: %s",
@@ -176,6 +204,7 @@ class Bridge:
         session_id: str,
         files: tuple[str, ...],
         deadline: Deadline | None = None,
+        caps: Mapping[Kind, int] | None = None,
     ) -> TurnResult:
         wanted: tuple[Kind, ...]
         if event == "tool":
@@ -185,6 +214,8 @@ class Bridge:
         else:
             wanted = ("conventions", "git_status", "file_tree", "scoped_docs", "static", "dynamic")
         slots = [s for s in self.slots if self.kinds.get(s.name) in wanted]
+        if caps:
+            slots = [_capped(s, caps.get(self.kinds.get(s.name, "dynamic"))) for s in slots]
         with self._lock:
             self._turns += 1
             turn_id = f"hook-{self._turns}"
@@ -266,6 +297,11 @@ class Bridge:
 
 
 MODEL = ModelTarget("agent-client-hook")
+
+
+def _capped(slot: Slot, cap: int | None) -> Slot:
+    """``slot`` asked for at most ``cap`` tokens (its own budget when smaller)."""
+    return slot if cap is None or slot.budget <= cap else replace(slot, budget=cap)
 
 
 def _answer_due(event: Event, options: Sequence[str], received: float) -> float:

@@ -42,6 +42,19 @@ def doc_path(label: str) -> str:
     return label if cut < 0 else label[:cut]
 
 
+def short_doc_label(label: str) -> str:
+    """A :func:`doc_label` said in fewer words, for a client that keeps every word: its
+    path and the glob that scopes it (``src/AGENTS.md (for src/**)``; the file touched
+    is the one just read), or the label as it is when it names no glob."""
+    path = doc_path(label)
+    reason = label[len(path) :]
+    head = f" ({_APPLIES_TO}"
+    if path == label or not reason.startswith(head) or not reason.endswith('")'):
+        return label
+    _, via, pattern = reason[len(head) : -2].rpartition(' via "')
+    return f"{path} (for {pattern})" if via else label
+
+
 def tree_totals_line(
     files: tuple[int, int], dirs: tuple[int, int], *, files_listed: bool, notes: str = ""
 ) -> str:
