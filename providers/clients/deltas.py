@@ -203,14 +203,8 @@ def frame(piece: Piece, lead: str = "") -> str:
 
 
 def _changed_lead(piece: Piece, before: str | None) -> str:
-    """Why a piece is sent again, saying what it replaces."""
-    if before is None:
-        return ""
-    if piece.kind == "git_status":
-        return "changed; replaces the earlier one"
-    if piece.kind == "file_tree":
-        return "files added or removed; replaces the earlier one"
-    return "edited; replaces the earlier one"
+    """Why a piece is sent again: it was shown before and this one replaces it."""
+    return "" if before is None else "updated"
 
 
 def _note(left_out: Sequence[str], escape_at: bool) -> str:

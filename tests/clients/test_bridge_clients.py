@@ -94,7 +94,7 @@ def test_each_kind_of_context_reaches_the_model(
     # the prompt hook of an unchanged repository added nothing: each text once
     for text in ("Cursor marker BR-C1.", "On branch main"):
         assert requests[0].text.count(text) == 1, (text, run.describe())
-    assert not reached("replaces the earlier one", requests), run.describe()
+    assert not reached("(updated) ---", requests), run.describe()
 
 
 @pytest.mark.slow

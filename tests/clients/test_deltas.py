@@ -56,7 +56,7 @@ def test_a_prompt_sends_what_changed_and_says_what_it_replaces() -> None:
     changed = deltas.added(
         "prompt", started, pieces(git="On branch main\n\nM a.py\n"), nobody, 2000
     )
-    assert changed.text.startswith("--- git status (changed; replaces the earlier one) ---\n")
+    assert changed.text.startswith("--- git status (updated) ---\n")
     assert "M a.py" in changed.text and "file tree" not in changed.text
     quiet = deltas.added(
         "prompt", changed.memory, pieces(git="On branch main\n\nM a.py\n"), nobody, 2000
@@ -71,7 +71,7 @@ def test_the_tree_is_sent_again_only_when_files_were_added_or_removed() -> None:
     )
     assert ranked.text == ""
     more = deltas.added("prompt", started, pieces(tree=TREE_MORE), nobody, 2000)
-    assert more.text.startswith("--- file tree (files added or removed; replaces the earlier one)")
+    assert more.text.startswith("--- file tree (updated) ---\n")
     assert "b.py" in more.text
     assert tree_totals(TREE_MORE) == tree_totals(TREE_RANKED) == "2 0"
 
@@ -88,7 +88,7 @@ def test_each_doc_once_per_session_and_again_when_edited() -> None:
     edited = deltas.added(
         "tool", first.memory, [Piece("scoped_docs", other, "doc v2\n")], nobody, 2000
     )
-    assert edited.text.startswith("--- src/AGENTS.md (for src/**) (edited; replaces the earlier")
+    assert edited.text.startswith("--- src/AGENTS.md (updated) ---\n")
     assert doc_path(label) == "src/AGENTS.md"
     assert doc_path(".cursor/rules/a.mdc (always applies)") == ".cursor/rules/a.mdc"
 
@@ -124,7 +124,7 @@ def test_take_back_returns_exactly_what_an_unconfirmed_answer_showed() -> None:
     tool = deltas.added("tool", start.memory.touch(["src/a.py"]), [doc], nobody, 2000)
     changed = pieces(git="On branch main\nChanges: a.py\n", tree=TREE_MORE)
     prompt = deltas.added("prompt", tool.memory, changed, nobody, 2000)
-    assert "git status (changed" in prompt.text and "file tree (files added" in prompt.text
+    assert "git status (updated)" in prompt.text and "file tree (updated)" in prompt.text
 
     back = deltas.take_back(prompt.memory, prompt)
     assert back.shown == tool.memory.shown and back.totals == tool.memory.totals

@@ -32,6 +32,9 @@ def test_a_short_doc_label_keeps_the_path_and_the_glob(path: str) -> None:
     assert short_doc_label(doc_label(path, applies_to("src/a (1).py", "src/**"))) == (
         f"{path} (for src/**)"
     )
+    nested = doc_label(f"src/{path}", applies_to("src/a.py", "src/**"))
+    assert short_doc_label(nested) == f"src/{path}"  # its own folder: the path says it
+    assert short_doc_label(doc_label(path, applies_to("a.py", "**"))) == path
     always = doc_label(path, ALWAYS_APPLIES)
     assert short_doc_label(always) == always
     assert short_doc_label("scoped docs index") == "scoped docs index"
