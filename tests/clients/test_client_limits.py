@@ -20,6 +20,7 @@ reaches each client whole, and Gemini gets no file it did not ask for.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import sys
 from collections.abc import Callable, Iterator
@@ -288,3 +289,31 @@ def test_the_bridge_session_start_on_a_big_repository_arrives_whole(
 def test_texts_are_sized_as_said() -> None:
     assert len(sized("X", 10_000)) == 10_000
     assert json.loads(json.dumps(sized("X", 50))) == sized("X", 50)
+
+
+AT_SAMPLES = (
+    "Ask @claude review; see @cline/ui and @src/a.py. Mail ops@example.org.",
+    'x @ y, (@) [@a] {@b} @. @a. @"two words" end @',
+    "escaped \\@name, @.github/x, @a.b.c! @~/notes @../up @tail",
+)
+
+
+def test_the_at_pattern_is_the_installed_gemini_clis() -> None:
+    """facts.GEMINI_AT_COMMAND finds exactly the ``@`` Gemini CLI's own pattern (read from
+    the installed bundle's atCommandProcessor: ``(?<!\\\\)@`` and its path pattern) starts
+    a match at, in text full of near misses; and neutralise_at leaves it none."""
+    installed("gemini")
+    bundle = HERE.parent.parent / ".clients/node_modules/@google/gemini-cli/bundle"
+    literals = {
+        line.split(" = ", 1)[1].rstrip(";")
+        for path in bundle.glob("chunk-*.js")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.startswith("var AT_COMMAND_PATH_REGEX_SOURCE = ")
+    }
+    assert len(literals) == 1, literals
+    source = literals.pop()[1:-1].replace("\\\\", "\\")  # the JavaScript string's value
+    theirs = re.compile(r"(?<!\\)@" + source.replace("(?!$|", r"(?!\Z|"))
+    for text in AT_SAMPLES:
+        expected = [m.start() for m in theirs.finditer(text)]
+        assert [m.start() for m in facts.GEMINI_AT_COMMAND.finditer(text)] == expected, text
+        assert expected and not theirs.search(facts.neutralise_at(text)), text
