@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from providers.clients import facts, setup
-from tests.clients.bridge import BridgeEnv
+from tests.clients.bridge import BridgeEnv, prompt, session_start
 from tests.clients.conftest import Runs, make_repo
 from tests.clients.real_clients import (
     Hook,
@@ -317,3 +317,25 @@ def test_the_at_pattern_is_the_installed_gemini_clis() -> None:
         expected = [m.start() for m in theirs.finditer(text)]
         assert [m.start() for m in facts.GEMINI_AT_COMMAND.finditer(text)] == expected, text
         assert expected and not theirs.search(facts.neutralise_at(text)), text
+
+
+@pytest.mark.parametrize("client", ["claude", "codex", "gemini"])
+def test_each_hook_text_fits_the_client_and_what_waits_follows(
+    client: str, bridge: BridgeEnv, tmp_path: Path
+) -> None:
+    """Issue 29 item 1, the hook commands alone: on the big repository every hook text is
+    within the client's inline_chars; session start names what waits and the first
+    prompt carries it (within the start budget); the next prompt adds nothing."""
+    repo = big_repository(bridge.base / f"big-{client}").resolve()
+    cap = facts.FACTS[client].inline_chars
+    start = bridge.hook(client, session_start(client, "s", repo), cwd=repo).context
+    first = bridge.hook(client, prompt(client, "s", repo), cwd=repo).context
+    assert start.startswith("--- .github/copilot-instructions.md ---\n") and "On branch " in start
+    if cap is None:  # Gemini CLI: all at once, within the start budget
+        assert "--- file tree ---\n" in start and first == ""
+    else:
+        for text in (start, first):
+            assert facts.inline_size(text) <= cap, len(text)
+        assert start.rstrip().endswith("(sent later, for lack of room here: file tree)")
+        assert first.startswith("--- file tree ---\n")
+    assert bridge.hook(client, prompt(client, "s", repo), cwd=repo).context == ""
