@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from providers.clients import facts, setup
+from providers.clients.sections import FIRST_LINE
 from tests.clients.bridge import BridgeEnv, prompt, session_start
 from tests.clients.conftest import Runs, make_repo
 from tests.clients.real_clients import (
@@ -39,6 +40,7 @@ from tests.clients.real_clients import (
     reached,
     run_client,
 )
+from tests.clients.test_mcp_clients import setup_mcp
 
 HERE = Path(__file__).resolve().parent
 PROMPT = "MARK-PROMPT-l29 answer please"
@@ -166,6 +168,22 @@ def run_bridge_big(client: str, work: Path, bridge: BridgeEnv) -> Run:
     )
 
 
+def run_mcp_big(client: str, work: Path, bridge: BridgeEnv) -> Run:
+    """Our MCP server, registered by ``setup --mcp``, on the big repository."""
+    repo = big_repository(work / "repo")
+    env = {k: v for k, v in bridge.env.items() if k not in ("PATH", "HOME")}
+    env["CONTEXT_PROVIDERS_MCP_START_S"] = "30"
+    return run_client(
+        client,
+        repo,
+        PROMPT,
+        extra_env=env,
+        workdir=work,
+        timeout_s=180,
+        prepare=setup_mcp(client, repo),
+    )
+
+
 @pytest.fixture(scope="module")
 def bridge() -> Iterator[BridgeEnv]:
     env = BridgeEnv(idle_s=120, wait_s=10)
@@ -200,6 +218,7 @@ def started(runs: Runs, bridge: BridgeEnv) -> None:
         runs.prefetch("limits-gemini-raw", lambda w: run_gemini_raw("gemini", w))
     if missing_reason("claude") is None:
         runs.prefetch("limits-instructions", lambda w: run_instructions("claude", w))
+        runs.prefetch("limits-mcp-big", lambda w: run_mcp_big("claude", w, bridge))
 
 
 def _inline(client: str) -> Callable[[Path], Run]:
@@ -245,6 +264,21 @@ def test_claude_keeps_4096_characters_of_mcp_instructions(runs: Runs, started: N
     assert not reached(sized("MCPOVER", CLAUDE_CAP + 1), first), run.describe()
     assert not reached("MARK-MCPOVER-END", first), run.describe()
     assert reached("[truncated]", first), run.describe()
+
+
+@pytest.mark.slow
+def test_our_mcp_instructions_reach_claude_whole(
+    runs: Runs, bridge: BridgeEnv, started: None
+) -> None:
+    """Issue 29 item 1: our server's instructions on the big repository fit Claude Code's
+    4096 characters: nothing cut, the first rules there, the rest named for the tool."""
+    installed("claude")
+    run = get(runs, "mcp-big", lambda w: run_mcp_big("claude", w, bridge))
+    first = run.model_requests[:1]
+    assert reached(FIRST_LINE, first), run.describe() + bridge.log()
+    assert reached("MARK-AT-RULES.", first), run.describe()
+    assert reached("(call conventions).", first), run.describe()
+    assert not reached("[truncated]", first), run.describe()
 
 
 @pytest.mark.slow
