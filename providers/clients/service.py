@@ -4,8 +4,10 @@ One :class:`Bridge` per repository holds the providers (plugin processes brought
 through ``providers.host``, as a kernel does) and each session's memory. A hook event
 becomes a turn for the providers it concerns (all of them at session start, all but
 scoped docs at a prompt, scoped docs after a file tool), asked at once
-(``host.chain.run_each``); :mod:`providers.clients.deltas` decides what of it is new
-to the session; the answer is the client's hook output (``facts.hook_output``).
+(``host.chain.run_each``), each at most at the budget that fits one event of the
+client (``Budgets.of_providers``: the client's cap on one hook's text, ``facts``);
+:mod:`providers.clients.deltas` decides what of it is new to the session and what fits
+this event; the answer is the client's hook output (``facts.hook_output``).
 
 Failing open: each event answers before its hook stops waiting (the ``wait=`` the hook
 sends, else its bounds, ``hook.WAIT_S`` and ``hook.START_S``). The turn gets
@@ -178,10 +180,11 @@ class Bridge:
             add = deltas.added(event, memory, pieces, self._own_loads(client, cwd), room)
             if add.left_out:
                 log.info(
-                    "%s %s: left out to fit %d tokens: %s",
+                    "%s %s: left out to fit %d tokens and %s characters: %s",
                     client,
                     name,
-                    budgets.of(event),
+                    room.tokens,
+                    room.chars or "any",
                     ", ".join(add.left_out),
                 )
             self.store.put(session_id, add.memory)  # in flight: the next event counts it shown
