@@ -7,10 +7,11 @@
    1k, 10k and 100k files (target 1.3x): cold (no background process yet: it starts
    and brings the providers up) and warm (a new session of a running process).
 3. The tokens a scripted 20-prompt session with reads and edits adds to the transcript,
-   against the sum of the distinct texts it had to see once (target 1.0x), and what
-   sending each turn's whole context would have cost.
+   against the sum of the distinct section texts it had to see once, without their
+   framing (target 1.0x: what is over is the labels and separators), and what sending
+   each turn's whole context would have cost. ``--only tokens`` runs this part alone.
 
-    python benchmarks/bench_bridge.py [--sizes 1000 10000 100000] [--repeat 5]
+    python benchmarks/bench_bridge.py [--sizes 1000 10000 100000] [--repeat 5] [--only tokens]
 """
 
 from __future__ import annotations
@@ -44,9 +45,16 @@ from providers.registry import PROVIDERS
 ROOT = Path(__file__).resolve().parent.parent
 HOOK = ROOT / "providers" / "clients" / "hook.py"
 SAMPLE = ROOT / "sample_repo"
-BLOCK = re.compile(r'<context label="[^"]*">\n.*?\n</context>', re.S)
-"""A section as the hooks frame it: its label, its text (framing a section needs anyway;
-what is over 1.0x is the lines that say what a change replaces)."""
+HEADER = re.compile(r"^--- (.*) ---$", re.M)
+"""The line the hooks open a section with (``--- LABEL ---``, or ``--- LABEL (updated) ---``
+for one sent again); its text runs to the next such line."""
+
+
+def bodies(text: str) -> list[str]:
+    """The section texts of one hook's output, without their framing."""
+    heads = list(HEADER.finditer(text))
+    ends = [h.start() for h in heads[1:]] + [len(text)] * bool(heads)
+    return [text[h.end() + 1 : end].rstrip("\n") for h, end in zip(heads, ends, strict=True)]
 
 
 class Env:
@@ -270,18 +278,30 @@ def session_tokens(env: Env, work: Path) -> tuple[int, int, int, int]:
         resend += tokens(last_full)
     env.stop(repo)
     total = sum(tokens(t) for t in added)
-    distinct = {block for t in added for block in BLOCK.findall(t)}
+    distinct = {body for t in added for body in bodies(t)}
     return total, sum(tokens(b) for b in distinct), quiet, resend
+
+
+def report_tokens(env: Env, work: Path) -> None:
+    print("3. tokens over a scripted 20-prompt session with reads and edits")
+    total, distinct, quiet, resend = session_tokens(env, work)
+    print(f"  added {total:,} tokens; distinct section texts {distinct:,}: {total / distinct:.2f}x")
+    print(f"  hook calls that added nothing: {quiet} of 41")
+    print(f"  resending the start context every turn would add {resend:,} tokens")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000, 100000])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--only", choices=["tokens"], help="run part 3 alone")
     args = parser.parse_args()
     env = Env()
     work = Path(tempfile.mkdtemp(prefix="bench-bridge-"))
     try:
+        if args.only == "tokens":
+            report_tokens(env, work)
+            return 0
         small = generate(work / "warm", 1000)
         print("1. warm hook (a prompt where nothing changed)")
         trip = socket_round_trip(args.repeat * 4)
@@ -302,11 +322,7 @@ def main() -> int:
             print(row(f"  {size:>7,} warm (new session)", warm * 1e3, slowest * 1e3, 1.3))
             shutil.rmtree(repo, ignore_errors=True)
 
-        print("3. tokens over a scripted 20-prompt session with reads and edits")
-        total, distinct, quiet, resend = session_tokens(env, work)
-        print(f"  added {total:,} tokens; distinct texts {distinct:,}: {total / distinct:.2f}x")
-        print(f"  hook calls that added nothing: {quiet} of 41")
-        print(f"  resending the start context every turn would add {resend:,} tokens")
+        report_tokens(env, work)
     finally:
         env.close()
         shutil.rmtree(work, ignore_errors=True)

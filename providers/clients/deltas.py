@@ -6,18 +6,35 @@ Hence, per event:
 
 - session start: the convention files and always-on rules the client does not load by
   itself, git status and the file tree;
-- each prompt: only what changed since it was shown (git status when its text changed,
-  the file tree when files were added or removed, a convention file edited), each said
-  to replace the earlier one; nothing at all when nothing changed;
+- each prompt: what session start could not carry, and what changed since it was shown
+  (git status when its text changed, the file tree when files were added or removed, a
+  convention file edited), each said to replace the earlier one; nothing at all when
+  nothing changed;
 - after a tool read or edited files: the scoped docs of those files not yet shown in
   this session (a doc edited since is shown again, said to replace the earlier one).
 
-Each event fits its own token budget by whole sections; a section that does not fit is
-not remembered as shown, so a later event of its kind sends it. ``Memory`` is what the
-session was shown, as digests. The caller keeps the new one at once, so that an event
-of the same session running meanwhile counts what this one sends as shown (each doc
-once, however many hooks run in parallel); when the hook did not print the answer,
-:func:`take_back` returns exactly the pieces it sent to "not shown".
+Each event fits its :class:`Room`: its token budget and the client's cap on one hook's
+text (``facts.ClientFacts.inline_chars``: past it Claude Code and Codex CLI save the
+text to a file and show the model a preview). Whole sections only; one that does not
+fit is not remembered as shown, so a later event sends it (a prompt sends what session
+start could not, within the start budget), and one short closing line names it. So that
+a section always fits some event, the providers are asked at :func:`provider_budget`.
+
+What comes first is decided by value, not by provider: the convention files and rules
+(the project's instructions: what the model cannot infer and must not break), then git
+status (small, and what the user is in the middle of), then the file tree (large, and
+the model can list files itself), the skills catalog last (the client lists most skills
+itself, and a skill is read on demand).
+
+Framing is paid for on every section: one line, ``--- LABEL ---``, before its text, no
+closing tag; a section sent again says why in that line. It holds no ``<`` or ``>``
+(Gemini CLI escapes them) and, for Gemini's session start, no ``@`` it would expand
+(``facts.neutralise_at``).
+
+``Memory`` is what the session was shown, as digests. The caller keeps the new one at
+once, so that an event of the same session running meanwhile counts what this one sends
+as shown (each doc once, however many hooks run in parallel); when the hook did not
+print the answer, :func:`take_back` returns exactly the pieces it sent to "not shown".
 """
 
 from __future__ import annotations
@@ -28,8 +45,9 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Literal
 
+from providers.clients.facts import inline_size, neutralise_at
 from providers.core.budget import fallback_tokens_for_bytes
-from providers.core.section_text import SCOPED_DOCS_INDEX, doc_path, tree_totals
+from providers.core.section_text import SCOPED_DOCS_INDEX, doc_path, short_doc_label, tree_totals
 
 Kind = Literal["conventions", "git_status", "file_tree", "scoped_docs", "static", "dynamic"]
 Event = Literal["start", "resume", "prompt", "tool"]
@@ -143,30 +161,83 @@ Own = Callable[[Piece], bool]
 """Whether the client puts this piece before the model by itself."""
 
 
+@dataclass(frozen=True)
+class Room:
+    """What one event may add: ``tokens`` (its budget), ``chars`` (the client's cap on one
+    hook's text, counted by ``facts.inline_size``; None: no cap), ``start_tokens`` (the
+    session-start budget, for a prompt that carries what session start could not) and
+    ``escape_at`` (the client would expand ``@`` mentions in this event's text)."""
+
+    tokens: int
+    chars: int | None = None
+    start_tokens: int = 0
+    escape_at: bool = False
+    name_left_out: bool = True
+    """Close with the line naming what waits (False: the caller says it its own way)."""
+
+
+NOTE_CHARS = 200
+"""The most the closing line naming what waits may take (kept free when something waits)."""
+
+
+def provider_budget(tokens: int, chars: int | None) -> int:
+    """The token budget to ask a provider at so that all it answers fits one empty event
+    of ``tokens`` and ``chars`` whole, with its framing and the closing line."""
+    budget = tokens if chars is None else min(tokens, chars // 4)
+    return max(budget - budget // 10 - tokens_of_note(), 1)
+
+
+def tokens_of_note() -> int:
+    return fallback_tokens_for_bytes(NOTE_CHARS)
+
+
+def label_of(piece: Piece) -> str:
+    """The label a section is framed with (a scoped doc's says its path and glob)."""
+    return short_doc_label(piece.label) if piece.kind == "scoped_docs" else piece.label
+
+
 def frame(piece: Piece, lead: str = "") -> str:
-    label = piece.label.replace('"', "'")
-    head = f"{lead}\n" if lead else ""
-    return f'{head}<context label="{label}">\n{piece.text.rstrip()}\n</context>'
+    """``--- LABEL ---`` (or ``--- LABEL (why it is sent again) ---``), then the text."""
+    head = f"{label_of(piece)} ({lead})" if lead else label_of(piece)
+    return f"--- {head} ---\n{piece.text.rstrip()}"
 
 
 def _changed_lead(piece: Piece, before: str | None) -> str:
-    """Why a piece is sent again, saying what it replaces."""
-    if before is None:
-        return ""
-    if piece.kind == "git_status":
-        return "git status changed since the last turn; this replaces it:"
-    if piece.kind == "file_tree":
-        return "Files were added or removed; this file tree replaces the earlier one:"
-    name = piece.path or piece.label
-    return f"{name} changed since it was shown; this replaces it:"
+    """Why a piece is sent again: it was shown before and this one replaces it."""
+    return "" if before is None else "updated"
+
+
+def _note(left_out: Sequence[str], escape_at: bool) -> str:
+    """One short line naming what waits for a later event, within NOTE_CHARS."""
+    head, tail = "(sent later, for lack of room here: ", ")"
+    names = list(left_out)
+    while names:
+        rest = len(left_out) - len(names)
+        line = head + ", ".join(names) + (f", and {rest} more" if rest else "") + tail
+        line = neutralise_at(line) if escape_at else line
+        if inline_size(line) <= NOTE_CHARS:
+            return line
+        names.pop()
+    return f"{head}{len(left_out)} sections{tail}"
 
 
 def _fit(
-    memory: Memory, chosen: Sequence[tuple[Piece, str]], budget: int, own: Sequence[Piece] = ()
+    memory: Memory,
+    chosen: Sequence[tuple[Piece, str]],
+    room: Room,
+    budget: int,
+    own: Sequence[Piece] = (),
 ) -> Added:
-    """Whole blocks in order while they fit ``budget``; the memory of those kept, and of
-    ``own``: what the client showed itself (its git snapshot, a nested file it attached),
-    remembered as shown so that only a change of it is sent later."""
+    """Whole blocks in order while they fit ``budget`` tokens and ``room.chars``; the
+    memory of those kept, and of ``own``: what the client showed itself (its git
+    snapshot, a nested file it attached), remembered as shown so that only a change of
+    it is sent later; a closing line naming those left out."""
+    blocks = [frame(p, lead) for p, lead in chosen]
+    if room.escape_at:
+        blocks = [neutralise_at(b) for b in blocks]
+    kept = _pack(blocks, budget, room.chars, 0, 0)
+    if len(kept) < len(blocks) and room.name_left_out:
+        kept = _pack(blocks, budget, room.chars, tokens_of_note() + 1, NOTE_CHARS + 2)
     shown = dict(memory.shown)
     totals = memory.totals
     for piece in own:
@@ -175,28 +246,48 @@ def _fit(
             totals = tree_totals(piece.text)
     before: dict[str, str | None] = {}
     totals_before: str | None = None
-    blocks: list[str] = []
+    out: list[str] = []
     left_out: list[str] = []
-    used = 0
-    for piece, lead in chosen:
-        block = frame(piece, lead)
-        cost = tokens(block) + 1  # and the blank line between blocks
-        if used + cost > budget:
+    named: list[str] = []
+    for i, (piece, _) in enumerate(chosen):
+        if i not in kept:
             left_out.append(piece.label)
+            named.append(label_of(piece))
             continue
-        used += cost
-        blocks.append(block)
+        out.append(blocks[i])
         before.setdefault(piece.key, memory.shown.get(piece.key))
         shown[piece.key] = digest(piece.text)
         if piece.kind == "file_tree":
             totals_before = memory.totals
             totals = tree_totals(piece.text)
-    text = "\n\n".join(blocks) + ("\n" if blocks else "")
+    if left_out and room.name_left_out:
+        out.append(_note(named, room.escape_at))
+    text = "\n\n".join(out) + ("\n" if out else "")
     new = replace(memory, shown=MappingProxyType(shown), totals=totals)
     return Added(text, new, tokens(text), tuple(left_out), MappingProxyType(before), totals_before)
 
 
-_START_ORDER: Mapping[Kind, int] = {
+def _pack(
+    blocks: Sequence[str], budget: int, chars: int | None, keep_tokens: int, keep_chars: int
+) -> set[int]:
+    """Indexes of the blocks that fit, in order, leaving ``keep_*`` free."""
+    used_tokens = keep_tokens
+    used_chars = keep_chars + 1  # the closing newline
+    kept: set[int] = set()
+    for i, block in enumerate(blocks):
+        cost_tokens = tokens(block) + 1  # and the blank line between blocks
+        cost_chars = inline_size(block) + 2
+        if used_tokens + cost_tokens > budget:
+            continue
+        if chars is not None and used_chars + cost_chars > chars:
+            continue
+        used_tokens += cost_tokens
+        used_chars += cost_chars
+        kept.add(i)
+    return kept
+
+
+VALUE: Mapping[Kind, int] = {
     "conventions": 0,
     "static": 1,
     "git_status": 2,
@@ -204,18 +295,30 @@ _START_ORDER: Mapping[Kind, int] = {
     "scoped_docs": 4,
     "dynamic": 5,
 }
+"""What comes first when not everything fits (the module's docstring says why)."""
+SKILLS_LABEL = "skills"
+"""Repo conventions' skills catalog: last of all."""
 
 
-def session_start(memory: Memory, pieces: Sequence[Piece], own: Own, budget: int) -> Added:
+def value(piece: Piece) -> int:
+    if piece.kind == "conventions" and piece.label == SKILLS_LABEL:
+        return len(VALUE)
+    return VALUE[piece.kind]
+
+
+def _room(room: Room | int) -> Room:
+    return room if isinstance(room, Room) else Room(room)
+
+
+def session_start(memory: Memory, pieces: Sequence[Piece], own: Own, room: Room | int) -> Added:
     """Everything the client lacks, for a session that starts with an empty transcript
     (a new one, or one cleared or compacted): what it was shown before is forgotten."""
     fresh = Memory(files=memory.files)
     pieces = [p for p in pieces if p.label != INDEX_LABEL]
     theirs = [p for p in pieces if own(p)]
-    chosen = sorted(
-        _distinct(p for p in pieces if p not in theirs), key=lambda p: _START_ORDER[p.kind]
-    )
-    return _fit(fresh, [(p, "") for p in chosen], budget, theirs)
+    chosen = sorted(_distinct(p for p in pieces if p not in theirs), key=value)
+    fits = _room(room)
+    return _fit(fresh, [(p, "") for p in chosen], fits, fits.tokens, theirs)
 
 
 def _distinct(pieces: Iterable[Piece]) -> list[Piece]:
@@ -233,8 +336,10 @@ def _distinct(pieces: Iterable[Piece]) -> list[Piece]:
     return out
 
 
-def prompt(memory: Memory, pieces: Sequence[Piece], own: Own, budget: int) -> Added:
-    """What changed since it was shown; scoped docs wait for the files they govern."""
+def prompt(memory: Memory, pieces: Sequence[Piece], own: Own, room: Room | int) -> Added:
+    """What session start could not carry (within the start budget: it is session-start
+    context, late) and what changed since it was shown; scoped docs wait for the files
+    they govern."""
     chosen: list[tuple[Piece, str]] = []
     theirs = []
     for piece in pieces:
@@ -250,10 +355,14 @@ def prompt(memory: Memory, pieces: Sequence[Piece], own: Own, budget: int) -> Ad
         elif before == digest(piece.text):
             continue
         chosen.append((piece, _changed_lead(piece, before)))
-    return _fit(memory, chosen, budget, theirs)
+    fits = _room(room)
+    late = any(memory.shown.get(p.key) is None for p, _ in chosen)
+    budget = max(fits.tokens, fits.start_tokens) if late else fits.tokens
+    chosen.sort(key=lambda item: value(item[0]))
+    return _fit(memory, chosen, fits, budget, theirs)
 
 
-def after_tool(memory: Memory, pieces: Sequence[Piece], own: Own, budget: int) -> Added:
+def after_tool(memory: Memory, pieces: Sequence[Piece], own: Own, room: Room | int) -> Added:
     """The scoped docs not shown yet in this session (or edited since)."""
     chosen = []
     theirs = []
@@ -271,14 +380,17 @@ def after_tool(memory: Memory, pieces: Sequence[Piece], own: Own, budget: int) -
         if before != text:
             chosen.append((piece, _changed_lead(piece, before)))
             texts.add(text)
-    return _fit(memory, chosen, budget, theirs)
+    fits = _room(room)
+    return _fit(memory, chosen, fits, fits.tokens, theirs)
 
 
-def added(event: Event, memory: Memory, pieces: Sequence[Piece], own: Own, budget: int) -> Added:
+def added(
+    event: Event, memory: Memory, pieces: Sequence[Piece], own: Own, room: Room | int
+) -> Added:
     """The event's addition: a resumed session that this process remembers is spoken to
     like a new prompt (its transcript still holds what it was shown)."""
     if event == "start" or (event == "resume" and not memory.started):
-        return session_start(memory, pieces, own, budget)
+        return session_start(memory, pieces, own, room)
     if event in ("prompt", "resume"):
-        return prompt(memory, pieces, own, budget)
-    return after_tool(memory, pieces, own, budget)
+        return prompt(memory, pieces, own, room)
+    return after_tool(memory, pieces, own, room)

@@ -12,6 +12,7 @@ checks it again against that client. Pure data and pure functions: no I/O.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -82,6 +83,9 @@ class McpFacts:
     """How much of multi-line instructions reaches the model: put what matters first."""
     first_line_max: int | None
     """Characters of that first line kept (a longer one is cut to fit, ending "...")."""
+    instructions_chars: int | None
+    """Characters of the instructions kept (JavaScript string length: UTF-16 units);
+    past that the client cuts them, ending "... [truncated]". None: no cut measured."""
     tool_approval: str
     server_files: SettingsFiles
     """Where a stdio server is registered (project: in a trusted project for Codex)."""
@@ -132,6 +136,19 @@ class ClientFacts:
     """How it expands ``@imports`` in what it loads (``None``: it expands nothing)."""
     companions: Mapping[str, tuple[str, ...]]
     """Files it loads together with a convention file it names."""
+    inline_chars: int | None
+    """The longest ``additionalContext`` of one hook the model gets whole, in the
+    client's own measure (``inline_unit``); a longer one is saved to a file and the model
+    gets a preview of about 2 KB and the path. None: no cap measured."""
+    inline_unit: Literal["utf16", "utf8", ""]
+    """How the client measures it: Claude Code the JavaScript string's length (UTF-16
+    units), Codex CLI ``ceil(bytes / 4)`` tokens (UTF-8 bytes). UTF-8 bytes are never
+    fewer than UTF-16 units: :func:`inline_size` counts bytes for both."""
+    expands_at: frozenset[str]
+    """Events whose additionalContext the client reads as a prompt, expanding ``@path``
+    mentions in it into the files' content (:func:`neutralise_at` keeps them text)."""
+    escapes_markup: bool
+    """Whether it HTML-escapes ``<`` and ``>`` in additionalContext (the framing uses none)."""
 
 
 COMMON_INPUT_FIELDS: Final = ("hook_event_name", "session_id", "cwd", "transcript_path")
@@ -194,6 +211,9 @@ CLAUDE: Final = ClientFacts(
         instructions_role="system",
         instructions_kept="all",
         first_line_max=None,
+        # 2.1.328: instructions longer than 4096 (.length) are cut, "\u2026 [truncated]"
+        # (CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH changes it).
+        instructions_chars=4096,
         tool_approval=(
             '"permissions": {"allow": ["mcp__NAME"]} in ~/.claude/settings.json or the '
             "project's .claude/settings.local.json (in .claude/settings.json it is ignored)"
@@ -210,6 +230,12 @@ CLAUDE: Final = ClientFacts(
     loads_nested=True,
     import_style=import_styles.CLAUDE,
     companions={"CLAUDE.md": ("CLAUDE.local.md", ".claude/CLAUDE.md")},
+    # Claude Code 2.1.328: a hook's additionalContext longer than 1e4 (its .length) is
+    # persisted to a file and replaced by a <persisted-output> preview of 2,000 characters.
+    inline_chars=10_000,
+    inline_unit="utf16",
+    expands_at=frozenset(),
+    escapes_markup=False,
 )
 
 GEMINI: Final = ClientFacts(
@@ -259,6 +285,7 @@ GEMINI: Final = ClientFacts(
         instructions_role="user",
         instructions_kept="all",
         first_line_max=None,
+        instructions_chars=None,
         tool_approval='"trust": true on the server entry',
         server_files=SettingsFiles(
             project=".gemini/settings.json", user=".gemini/settings.json", user_root="~"
@@ -272,6 +299,14 @@ GEMINI: Final = ClientFacts(
     loads_nested=True,
     import_style=import_styles.GEMINI,
     companions={},
+    inline_chars=None,
+    inline_unit="",
+    # gemini -p prepends SessionStart context to the prompt and runs its @-command
+    # processor over it (packages/cli/src/ui/hooks/atCommandProcessor.ts); BeforeAgent and
+    # AfterTool context is added after that, as it is.
+    expands_at=frozenset({"SessionStart"}),
+    # HookOutput.getAdditionalContext: context.replace(/</g, "&lt;").replace(/>/g, "&gt;")
+    escapes_markup=True,
 )
 
 CODEX: Final = ClientFacts(
@@ -319,6 +354,7 @@ CODEX: Final = ClientFacts(
         instructions_role="developer",
         instructions_kept="first_line",
         first_line_max=250,
+        instructions_chars=None,
         tool_approval='default_tools_approval_mode = "approve"',
         server_files=SettingsFiles(
             project=".codex/config.toml", user="config.toml", user_root="$CODEX_HOME"
@@ -332,6 +368,12 @@ CODEX: Final = ClientFacts(
     loads_nested=False,
     import_style=None,
     companions={},
+    # Codex 0.169.0 codex-rs/hooks/src/output_spill.rs: HOOK_OUTPUT_TOKEN_LIMIT = 2_500
+    # approximate tokens, ceil(bytes / 4), spilled to $CODEX_HOME/hook_outputs/ past it.
+    inline_chars=10_000,
+    inline_unit="utf8",
+    expands_at=frozenset(),
+    escapes_markup=False,
 )
 
 FACTS: Final[Mapping[str, ClientFacts]] = {f.name: f for f in (CLAUDE, GEMINI, CODEX)}
@@ -393,6 +435,30 @@ def loaded_conventions(client: str, present: Iterable[str]) -> frozenset[str]:
         name for name, unless in info.loads_unless.items() if name in here and unless not in here
     }
     return frozenset(loaded)
+
+
+# -- what reaches the model as sent ------------------------------------------------------
+
+GEMINI_AT_COMMAND: Final = re.compile(
+    r"""(?<!\\)@(?=(?:"[^"]*"|\\.|[^ \t\n\r,;!?()\[\]{}.]|\.(?![ \t\n\r]|\Z)))"""
+)
+"""An ``@`` that Gemini CLI 0.61.0 reads as a file, folder, agent or resource reference:
+``parseAllAtCommands`` matches ``(?<!\\)@`` followed by a path (``"quoted"``, an escaped
+character, or any character but whitespace and ``,;!?()[]{}``, a ``.`` only inside the
+path); a name that is no file is looked up by glob (``**/*NAME*``), so ``@claude review``
+pulls in any file whose name holds "claude". A backslash before the ``@`` makes it text."""
+
+
+def neutralise_at(text: str) -> str:
+    """``text`` with a backslash before each ``@`` Gemini CLI would expand (its own escape:
+    the ``@`` then stays text, and the model reads ``\\@name`` as the mention it was)."""
+    return GEMINI_AT_COMMAND.sub(r"\\@", text)
+
+
+def inline_size(text: str) -> int:
+    """``text``'s size as :attr:`ClientFacts.inline_chars` bounds it: UTF-8 bytes, which
+    Codex counts and which are never fewer than Claude Code's UTF-16 units."""
+    return len(text.encode("utf-8"))
 
 
 # -- building what a client reads --------------------------------------------------------

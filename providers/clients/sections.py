@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from providers.clients import deltas, hook, places, wire
+from providers.clients import deltas, facts, hook, places, wire
 from providers.clients.deltas import KINDS, Memory, Piece
 from providers.clients.loaded import own_loads
 
@@ -194,15 +194,24 @@ class McpSession:
             return f"{FIRST_LINE}\n\nThis repository has no convention files.\n", paths
         own = self._own()
         lead = f"{FIRST_LINE}\n\n{FOLLOW if self.client else FOLLOW_ALL}\n\n"
+        cap = self._instructions_chars()
         added, note = _fitted(
-            lambda room: deltas.session_start(Memory(), pieces, own, room),
+            lambda room, chars: deltas.session_start(
+                Memory(), pieces, own, deltas.Room(room, chars, name_left_out=False)
+            ),
             budget - deltas.tokens(lead),
+            None if cap is None else cap - facts.inline_size(lead),
             pieces,
             lambda left: f"\nLeft out to fit: {left} (call conventions).\n",
         )
         if not added.text and not added.left_out:
             return f"{FIRST_LINE}\n\nThis client loads every convention file here itself.\n", paths
         return lead + added.text + note, paths
+
+    def _instructions_chars(self) -> int | None:
+        """The most of the instructions the client keeps (Claude Code cuts them at 4096
+        characters); None: all, or the client is not known."""
+        return None if self.client is None else facts.FACTS[self.client].mcp.instructions_chars
 
     def _own(self) -> deltas.Own:
         if self.client is None or self.root is None:
@@ -226,8 +235,14 @@ class McpSession:
         pieces = self._pieces("scoped_docs", budget=fit, files=absolute)
         with self._lock:
             added, note = _fitted(
-                lambda room: deltas.after_tool(self.memory, pieces, lambda piece: False, room),
+                lambda room, _: deltas.after_tool(
+                    self.memory,
+                    pieces,
+                    lambda piece: False,
+                    deltas.Room(room, None, name_left_out=False),
+                ),
                 fit,
+                None,
                 pieces,
                 lambda left: (
                     f"\nLeft out to fit {fit} tokens: {left} (ask with a larger budget).\n"
@@ -264,20 +279,27 @@ class McpSession:
 
 
 def _fitted(
-    fit: Callable[[int], deltas.Added],
+    fit: Callable[[int, int | None], deltas.Added],
     budget: int,
+    chars: int | None,
     pieces: Sequence[Piece],
     note: Callable[[str], str],
 ) -> tuple[deltas.Added, str]:
-    """Whole sections within ``budget`` and the note naming those left out, the note paid
-    from the budget too: room is kept for it naming every piece, or, when that would
-    take more than half the budget, only counting them."""
-    added = fit(max(budget, 0))
+    """Whole sections within ``budget`` tokens (and ``chars``, when not None) and the note
+    naming those left out, the note paid from both too: room is kept for it naming every
+    piece, or, when that would take more than half the room, only counting them."""
+    added = fit(max(budget, 0), None if chars is None else max(chars, 0))
     if not added.left_out:
         return added, ""
-    named = deltas.tokens(note(", ".join(p.label for p in pieces))) <= budget // 2
-    widest = note(", ".join(p.label for p in pieces)) if named else note(f"{len(pieces)} sections")
-    added = fit(max(budget - deltas.tokens(widest), 0))
+    every = note(", ".join(p.label for p in pieces))
+    named = deltas.tokens(every) <= budget // 2 and (
+        chars is None or facts.inline_size(every) <= chars // 2
+    )
+    widest = every if named else note(f"{len(pieces)} sections")
+    added = fit(
+        max(budget - deltas.tokens(widest), 0),
+        None if chars is None else max(chars - facts.inline_size(widest), 0),
+    )
     left = ", ".join(added.left_out) if named else f"{len(added.left_out)} sections"
     said = note(left)
     return added, said if deltas.tokens(said) <= budget else ""

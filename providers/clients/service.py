@@ -4,8 +4,10 @@ One :class:`Bridge` per repository holds the providers (plugin processes brought
 through ``providers.host``, as a kernel does) and each session's memory. A hook event
 becomes a turn for the providers it concerns (all of them at session start, all but
 scoped docs at a prompt, scoped docs after a file tool), asked at once
-(``host.chain.run_each``); :mod:`providers.clients.deltas` decides what of it is new
-to the session; the answer is the client's hook output (``facts.hook_output``).
+(``host.chain.run_each``), each at most at the budget that fits one event of the
+client (``Budgets.of_providers``: the client's cap on one hook's text, ``facts``);
+:mod:`providers.clients.deltas` decides what of it is new to the session and what fits
+this event; the answer is the client's hook output (``facts.hook_output``).
 
 Failing open: each event answers before its hook stops waiting (the ``wait=`` the hook
 sends, else its bounds, ``hook.WAIT_S`` and ``hook.START_S``). The turn gets
@@ -66,6 +68,28 @@ class Budgets:
         if event in ("start", "resume"):
             return self.start
         return self.prompt if event == "prompt" else self.tool
+
+    def room(self, event: Event, info: facts.ClientFacts, name: str) -> deltas.Room:
+        """What one event of ``info``'s client may add: this event's budget within the
+        client's cap on one hook's text, and no ``@`` it would expand."""
+        return deltas.Room(
+            self.of(event), info.inline_chars, self.start, escape_at=name in info.expands_at
+        )
+
+    def of_providers(self, chars: int | None) -> Mapping[Kind, int]:
+        """The most each kind of provider is asked for, the same at every event (a
+        section asked at another budget would read as changed): all it answers fits one
+        empty event of its kind whole (session start's for what it sends, an after-tool
+        event's for scoped docs), so it never waits for room that cannot come."""
+        start = deltas.provider_budget(self.start, chars)
+        return {
+            "conventions": start,
+            "git_status": start,
+            "file_tree": start,
+            "static": start,
+            "dynamic": start,
+            "scoped_docs": deltas.provider_budget(self.tool, chars),
+        }
 
     def with_options(self, options: Sequence[str]) -> Budgets:
         """``start=N`` and the like, as the hook command passes them."""
@@ -147,16 +171,25 @@ class Bridge:
                 own = self._after_tool(own, cwd, tool, tool_input, inside)
             else:
                 own = own.during(starting=event == "start" or not memory.started)
-            result = self._turn(event, cwd, session_id, memory.files, _turn_deadline(due))
-            pieces = own.trim(self._pieces(result))
             budgets = self.budgets.with_options(options)
-            add = deltas.added(event, memory, pieces, own, budgets.of(event))
+            result = self._turn(
+                event,
+                cwd,
+                session_id,
+                memory.files,
+                _turn_deadline(due),
+                budgets.of_providers(info.inline_chars),
+            )
+            pieces = own.trim(self._pieces(result))
+            room = budgets.room(event, info, name)
+            add = deltas.added(event, memory, pieces, own, room)
             if add.left_out:
                 log.info(
-                    "%s %s: left out to fit %d tokens: %s",
+                    "%s %s: left out to fit %d tokens and %s characters: %s",
                     client,
                     name,
-                    budgets.of(event),
+                    room.tokens,
+                    room.chars or "any",
                     ", ".join(add.left_out),
                 )
             self.store.put(session_id, add.memory)  # in flight: the next event counts it shown
@@ -179,6 +212,7 @@ class Bridge:
         session_id: str,
         files: tuple[str, ...],
         deadline: Deadline | None = None,
+        caps: Mapping[Kind, int] | None = None,
     ) -> TurnResult:
         wanted: tuple[Kind, ...]
         if event == "tool":
@@ -188,6 +222,8 @@ class Bridge:
         else:
             wanted = ("conventions", "git_status", "file_tree", "scoped_docs", "static", "dynamic")
         slots = [s for s in self.slots if self.kinds.get(s.name) in wanted]
+        if caps:
+            slots = [_capped(s, caps.get(self.kinds.get(s.name, "dynamic"))) for s in slots]
         with self._lock:
             self._turns += 1
             turn_id = f"hook-{self._turns}"
@@ -293,6 +329,11 @@ class Bridge:
 
 
 MODEL = ModelTarget("agent-client-hook")
+
+
+def _capped(slot: Slot, cap: int | None) -> Slot:
+    """``slot`` asked for at most ``cap`` tokens (its own budget when smaller)."""
+    return slot if cap is None or slot.budget <= cap else replace(slot, budget=cap)
 
 
 def _answer_due(event: Event, options: Sequence[str], received: float) -> float:

@@ -42,6 +42,23 @@ def doc_path(label: str) -> str:
     return label if cut < 0 else label[:cut]
 
 
+def short_doc_label(label: str) -> str:
+    """A :func:`doc_label` said in fewer words, for a client that keeps every word: its
+    path and the glob that scopes it (``.cursor/rules/py.mdc (for **/*.py)``; the file
+    touched is the one just read), the path alone when the glob is its own folder's
+    (``src/AGENTS.md``, for ``src/**``), or the label as it is when it names no glob."""
+    path = doc_path(label)
+    reason = label[len(path) :]
+    head = f" ({_APPLIES_TO}"
+    if path == label or not reason.startswith(head) or not reason.endswith('")'):
+        return label
+    _, via, pattern = reason[len(head) : -2].rpartition(' via "')
+    folder = path.rpartition("/")[0]
+    if via and pattern == (f"{folder}/**" if folder else "**"):
+        return path
+    return f"{path} (for {pattern})" if via else label
+
+
 def tree_totals_line(
     files: tuple[int, int], dirs: tuple[int, int], *, files_listed: bool, notes: str = ""
 ) -> str:

@@ -103,13 +103,13 @@ def test_a_change_is_said_once_and_replaces_what_was_shown(bridge: BridgeEnv, re
     bridge.hook(client, session_start(client, session, repo), cwd=repo)
     (repo / "src" / "app.py").write_text("print('changed')\n", encoding="utf-8")
     changed = wait_for_context(bridge, client, session, repo)
-    assert changed.startswith("git status changed since the last turn")
+    assert changed.startswith("--- git status (updated) ---\n")
     assert "src/app.py" in changed and "file tree" not in changed
     assert bridge.hook(client, prompt(client, session, repo), cwd=repo).stdout == ""
 
     (repo / "src" / "new_module.py").write_text("x = 1\n", encoding="utf-8")
     added = wait_for_context(bridge, client, session, repo)
-    assert "Files were added or removed; this file tree replaces" in added
+    assert "--- file tree (updated) ---\n" in added
     assert "new_module.py" in added
     assert bridge.hook(client, prompt(client, session, repo), cwd=repo).stdout == ""
     (repo / "src" / "new_module.py").unlink()
@@ -158,7 +158,7 @@ def test_a_session_below_the_root_gets_the_docs_of_its_files(bridge: BridgeEnv, 
     below = repo / "src"
     run = bridge.hook("gemini", read_file("gemini", "below", below, "auth/login.py"), cwd=below)
     assert "Auth marker N1." in run.context, run.context
-    assert "applies to src/auth/login.py" in run.context, run.context
+    assert "--- src/auth/AGENTS.md ---\n" in run.context, run.context
 
 
 def test_the_input_cwd_picks_the_repository(bridge: BridgeEnv, repo: Path) -> None:

@@ -99,7 +99,7 @@ def test_each_kind_of_context_reaches_the_model(
     for text in ("Cursor marker BR-C1.", "On branch main"):
         if text != "On branch main" or not native.git_snapshot:
             assert requests[0].text.count(text) == 1, (text, run.describe())
-    assert not reached("changed since the last turn", requests), run.describe()
+    assert not reached("(updated) ---", requests), run.describe()
 
 
 @pytest.mark.slow

@@ -117,7 +117,7 @@ def test_a_hung_provider_costs_only_its_own_section() -> None:
                 break
             time.sleep(0.1)
         changed = runs[-1].context
-        assert changed.startswith("git status changed since the last turn"), [
+        assert changed.startswith("--- git status (updated) ---"), [
             (r.seconds, r.stdout) for r in runs
         ]
         assert MARKER not in changed

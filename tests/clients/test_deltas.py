@@ -6,6 +6,8 @@ budget, and a section left out is not remembered as shown."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from providers.clients import deltas
 from providers.clients.deltas import INDEX_LABEL, Memory, Piece
 from providers.core.section_text import doc_path, tree_totals
@@ -37,7 +39,7 @@ def test_the_index_label_is_the_providers() -> None:
 def test_start_sends_all_but_what_the_client_loads_and_the_index() -> None:
     own = lambda p: p.label == "CLAUDE.md"  # noqa: E731
     added = deltas.added("start", Memory(), pieces(), own, 6000)
-    assert '<context label="AGENTS.md">\n# Rules\n</context>' in added.text
+    assert "--- AGENTS.md ---\n# Rules\n" in added.text
     assert "CLAUDE.md" not in added.text and "[index]" not in added.text
     assert "On branch main" in added.text and "a.py" in added.text
     assert added.tokens == deltas.tokens(added.text)
@@ -54,7 +56,7 @@ def test_a_prompt_sends_what_changed_and_says_what_it_replaces() -> None:
     changed = deltas.added(
         "prompt", started, pieces(git="On branch main\n\nM a.py\n"), nobody, 2000
     )
-    assert changed.text.startswith("git status changed since the last turn")
+    assert changed.text.startswith("--- git status (updated) ---\n")
     assert "M a.py" in changed.text and "file tree" not in changed.text
     quiet = deltas.added(
         "prompt", changed.memory, pieces(git="On branch main\n\nM a.py\n"), nobody, 2000
@@ -69,7 +71,8 @@ def test_the_tree_is_sent_again_only_when_files_were_added_or_removed() -> None:
     )
     assert ranked.text == ""
     more = deltas.added("prompt", started, pieces(tree=TREE_MORE), nobody, 2000)
-    assert more.text.startswith("Files were added or removed") and "b.py" in more.text
+    assert more.text.startswith("--- file tree (updated) ---\n")
+    assert "b.py" in more.text
     assert tree_totals(TREE_MORE) == tree_totals(TREE_RANKED) == "2 0"
 
 
@@ -85,7 +88,7 @@ def test_each_doc_once_per_session_and_again_when_edited() -> None:
     edited = deltas.added(
         "tool", first.memory, [Piece("scoped_docs", other, "doc v2\n")], nobody, 2000
     )
-    assert edited.text.startswith("src/AGENTS.md changed since it was shown")
+    assert edited.text.startswith("--- src/AGENTS.md (updated) ---\n")
     assert doc_path(label) == "src/AGENTS.md"
     assert doc_path(".cursor/rules/a.mdc (always applies)") == ".cursor/rules/a.mdc"
 
@@ -121,7 +124,7 @@ def test_take_back_returns_exactly_what_an_unconfirmed_answer_showed() -> None:
     tool = deltas.added("tool", start.memory.touch(["src/a.py"]), [doc], nobody, 2000)
     changed = pieces(git="On branch main\nChanges: a.py\n", tree=TREE_MORE)
     prompt = deltas.added("prompt", tool.memory, changed, nobody, 2000)
-    assert "git status changed" in prompt.text and "file tree replaces" in prompt.text
+    assert "git status (updated)" in prompt.text and "file tree (updated)" in prompt.text
 
     back = deltas.take_back(prompt.memory, prompt)
     assert back.shown == tool.memory.shown and back.totals == tool.memory.totals
@@ -150,7 +153,7 @@ def test_what_the_client_shows_itself_is_kept_as_shown_and_sent_once_changed() -
     changed = deltas.added(
         "prompt", start.memory, pieces(git="On branch main\n\nM a.py\n"), nobody, 2000
     )
-    assert changed.text.startswith("git status changed since the last turn")
+    assert changed.text.startswith("--- git status (updated) ---")
     # a lost answer takes back what it sent, never what the client showed itself
     assert "git_status" in deltas.take_back(start.memory, start).shown
 
@@ -169,3 +172,63 @@ def test_one_text_under_two_names_is_sent_once() -> None:
     assert added.text.count("same") == 1
     copies = [Piece("conventions", "AGENTS.md", "x\n"), Piece("conventions", "CLAUDE.md", "x\n")]
     assert deltas.added("start", Memory(), copies, nobody, 2000).text.count("x\n") == 1
+
+
+# -- issue 29: each client's cap, value order, text the client passes through ----------
+
+
+def big_pieces() -> list[Piece]:
+    return [
+        Piece("conventions", "skills", "- deploy: ship it (.claude/skills/deploy/SKILL.md)\n"),
+        Piece("git_status", "git status", "On branch main\n" + "  modified: src/x.py\n" * 150),
+        Piece("file_tree", "file tree", "repo/\n" + "  file.py\n" * 900 + "(shown: 900 of 900)\n"),
+        Piece("conventions", "AGENTS.md", "# Rules\n" + "Always do the right thing.\n" * 200),
+    ]
+
+
+def test_an_event_fits_the_clients_cap_by_value_and_names_what_waits() -> None:
+    """Issue 29 item 1: at most ``chars`` of text (Claude Code and Codex CLI save a longer
+    one to a file), the convention files first, then git status, the file tree, the
+    skills last; what waits is named in one short line and sent with the next prompt,
+    within the start budget (the file tree is over the prompt's 2000 tokens)."""
+    room = deltas.Room(6000, chars=10_000, start_tokens=6000)
+    start = deltas.added("start", Memory(), big_pieces(), nobody, room)
+    assert len(start.text.encode()) <= 10_000
+    assert start.text.startswith("--- AGENTS.md ---\n# Rules\n")
+    assert "--- git status ---" in start.text and "--- file tree ---" not in start.text
+    assert start.left_out == ("file tree",)  # the skills, small, fill what is left
+    assert start.text.index("--- git status ---") < start.text.index("--- skills ---")
+    assert start.text.endswith("(sent later, for lack of room here: file tree)\n")
+    later = deltas.added("prompt", start.memory, big_pieces(), nobody, replace(room, tokens=2000))
+    assert later.text.startswith("--- file tree ---\n") and "skills" not in later.text
+    assert len(later.text.encode()) <= 10_000 and "Rules" not in later.text
+    assert deltas.added("prompt", later.memory, big_pieces(), nobody, 2000).text == ""
+
+
+def test_a_provider_asked_at_its_budget_fits_an_empty_event_whole() -> None:
+    """Issue 29 item 1: providers are asked at provider_budget, so that what they answer
+    (ceil(bytes / 4) tokens at most) always fits one event, framing and all."""
+    for tokens, chars in ((6000, 10_000), (2000, 10_000), (6000, None), (300, 1000)):
+        budget = deltas.provider_budget(tokens, chars)
+        texts = ["x" * (budget * 4 // 3 - 1)] * 3  # three sections, the budget in all
+        pieces = [Piece("conventions", f"docs/rule-{i}.md", t) for i, t in enumerate(texts)]
+        added = deltas.added("start", Memory(), pieces, nobody, deltas.Room(tokens, chars))
+        assert not added.left_out, (tokens, chars)
+        assert added.tokens <= tokens and len(added.text.encode()) <= (chars or 10**9)
+
+
+def test_gemini_gets_no_at_mention_it_would_expand_and_no_angle_brackets() -> None:
+    """Issue 29 item 2: Gemini CLI expands ``@name`` in session-start context as a file
+    reference (``@claude review`` pulled in a 33 KB file) and escapes ``<``/``>``: the
+    framing has neither, and an ``@`` it would expand gets its own escape, a backslash."""
+    text = "Ask @claude review; see @cline/ui and @src/a.py. Mail a@b.co. x @ y, (@) <b>\n"
+    pieces = [Piece("conventions", "AGENTS.md", text)]
+    room = deltas.Room(6000, escape_at=True)
+    sent = deltas.added("start", Memory(), pieces, nobody, room).text
+    assert sent == (
+        "--- AGENTS.md ---\nAsk \\@claude review; see \\@cline/ui and \\@src/a.py. "
+        "Mail a\\@b.co. x @ y, (@) <b>\n"
+    )
+    assert "<" not in deltas.frame(Piece("scoped_docs", 'a.md (applies to b via "*")', "t"))
+    plain = deltas.added("start", Memory(), pieces, nobody, 6000).text
+    assert "Ask @claude review" in plain  # the other clients get it as it is

@@ -105,12 +105,37 @@ def test_instructions_carry_what_the_client_does_not_load(served: Talk) -> None:
     assert deltas.tokens(text) <= 5000
 
 
+@pytest.mark.parametrize("client", ["claude", "codex", "gemini"])
+def test_instructions_fit_what_each_client_keeps(
+    client: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29 item 1: Claude Code cuts a server's instructions past 4096 characters
+    (facts: instructions_chars), Codex CLI keeps their first line (250 characters): the
+    instructions of a repository with 30 KB of rules fit Claude's whole, naming what
+    waits for the conventions tool; the first line, all Codex sees, says what to call."""
+    pieces = [
+        deltas.Piece("conventions", f"docs/rule-{i}.md", f"Rule {i} marker.\n" + "x " * 1500)
+        for i in range(10)
+    ]
+    session = McpSession("/repo", "/repo", client)
+    monkeypatch.setattr(session, "_pieces", lambda *args, **kwargs: pieces)
+    monkeypatch.setattr(session, "_own", lambda: lambda piece: False)
+    text, _ = session.instructions()
+    info = facts.FACTS[client].mcp
+    if info.instructions_chars is not None:
+        assert facts.inline_size(text) <= info.instructions_chars
+    assert "Rule 0 marker." in text  # the first file, whole
+    assert text.rstrip().endswith("(call conventions).")
+    first = text.partition("\n")[0]
+    assert len(first) <= (facts.CODEX.mcp.first_line_max or 0) and "conventions" in first
+
+
 def test_each_tool_answers_from_the_repository(served: Talk) -> None:
     assert "On branch main" in served.text(0) and not served.is_error(0)
     assert "src/" in served.text(1) and "(shown: " in served.text(1)
     docs = served.text(3)
     assert "Auth marker M-N1." in docs and "Python marker M-G1." in docs
-    assert '<context label="src/auth/AGENTS.md' in docs
+    assert "--- src/auth/AGENTS.md ---\n" in docs
     assert served.text(4) == NOTHING_NEW  # each doc once per session
     conventions = served.text(5)
     for marker in ("M-A1", "M-C1", "M-K1"):

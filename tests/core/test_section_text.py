@@ -11,6 +11,7 @@ from providers.core.section_text import (
     applies_to,
     doc_label,
     doc_path,
+    short_doc_label,
     tree_totals,
     tree_totals_line,
 )
@@ -23,6 +24,20 @@ from providers.core.section_text import (
 def test_a_doc_label_gives_back_its_path(path: str, touched: str) -> None:
     assert doc_path(doc_label(path, ALWAYS_APPLIES)) == path
     assert doc_path(doc_label(path, applies_to(touched, "src/**"))) == path
+
+
+@pytest.mark.parametrize("path", ["AGENTS.md", "a (b).md", 'x "y".md'])
+def test_a_short_doc_label_keeps_the_path_and_the_glob(path: str) -> None:
+    """Issue 29 item 5: the bridge frames a doc with its path and glob only."""
+    assert short_doc_label(doc_label(path, applies_to("src/a (1).py", "src/**"))) == (
+        f"{path} (for src/**)"
+    )
+    nested = doc_label(f"src/{path}", applies_to("src/a.py", "src/**"))
+    assert short_doc_label(nested) == f"src/{path}"  # its own folder: the path says it
+    assert short_doc_label(doc_label(path, applies_to("a.py", "**"))) == path
+    always = doc_label(path, ALWAYS_APPLIES)
+    assert short_doc_label(always) == always
+    assert short_doc_label("scoped docs index") == "scoped docs index"
 
 
 def test_a_label_of_no_doc_is_its_own_path() -> None:
