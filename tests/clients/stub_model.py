@@ -13,7 +13,8 @@ instruction reached the request. It speaks the three wire APIs the clients use:
 
 A script is a list of replies, :class:`Text` (final answer), :class:`ReadFile` (a tool
 call reading one file: Claude ``Read``, Gemini ``read_file``, Codex a shell ``cat``) or
-:class:`McpCall` (a call of an MCP server's tool, by the name each client gives it). Which
+:class:`McpCall` (a call of an MCP server's tool, by the name each client gives it) or
+:class:`Shell` (a command in the client's shell tool, such as Claude's ``Bash``). Which
 reply a request gets is decided by the conversation it carries, not by a counter: the
 number of tool results already in it. So retries, and side requests that carry no tools
 (titles, summaries), never use up the script; those get :data:`SIDE_REPLY`.
@@ -84,7 +85,15 @@ class McpCall:
     arguments: Mapping[str, Any] = field(default_factory=dict)
 
 
-Reply = Text | ReadFile | Patch | McpCall
+@dataclass(frozen=True)
+class Shell:
+    """A shell command run by the client's own shell tool: Claude ``Bash``, Gemini
+    ``run_shell_command``, Codex its shell (as :class:`ReadFile` runs ``cat``)."""
+
+    command: str
+
+
+Reply = Text | ReadFile | Patch | McpCall | Shell
 
 
 @dataclass(frozen=True)
@@ -273,6 +282,14 @@ class _Handler(BaseHTTPRequestHandler):
                 "input": {"file_path": reply.path},
             }
             stop = "tool_use"
+        elif isinstance(reply, Shell):
+            block = {
+                "type": "tool_use",
+                "id": f"toolu_stub{n}",
+                "name": "Bash",
+                "input": {"command": reply.command, "description": "stub shell command"},
+            }
+            stop = "tool_use"
         elif isinstance(reply, McpCall):
             block = {
                 "type": "tool_use",
@@ -354,6 +371,9 @@ class _Handler(BaseHTTPRequestHandler):
                 reply = Text("stub: patches are a Codex reply")
             if isinstance(reply, ReadFile):
                 part = {"functionCall": {"name": "read_file", "args": {"file_path": reply.path}}}
+            elif isinstance(reply, Shell):
+                args = {"command": reply.command, "description": "stub shell command"}
+                part = {"functionCall": {"name": "run_shell_command", "args": args}}
             elif isinstance(reply, McpCall):
                 name = f"mcp_{reply.server}_{reply.tool}"
                 part = {"functionCall": {"name": name, "args": dict(reply.arguments)}}
@@ -393,10 +413,11 @@ class _Handler(BaseHTTPRequestHandler):
         reply = self.model.reply_for(results) if tools else Text(SIDE_REPLY)
         n = self.model.next_id()
         code_mode = "exec" in tools and "exec_command" not in tools
-        if isinstance(reply, (ReadFile, Patch, McpCall)) and code_mode:
+        if isinstance(reply, (ReadFile, Patch, McpCall, Shell)) and code_mode:
             # Code mode: the model writes JavaScript that calls the nested tools.
-            if isinstance(reply, ReadFile):
-                call = f"tools.exec_command({{cmd: {json.dumps('cat ' + reply.path)}}})"
+            if isinstance(reply, (ReadFile, Shell)):
+                command = reply.command if isinstance(reply, Shell) else f"cat {reply.path}"
+                call = f"tools.exec_command({{cmd: {json.dumps(command)}}})"
             elif isinstance(reply, McpCall):
                 name = f"mcp__{reply.server}__{reply.tool}"
                 call = f"tools.{name}({json.dumps(dict(reply.arguments))})"
@@ -431,13 +452,14 @@ class _Handler(BaseHTTPRequestHandler):
                 "name": f"mcp__{reply.server}__{reply.tool}",
                 "arguments": json.dumps(dict(reply.arguments)),
             }
-        elif isinstance(reply, ReadFile):
+        elif isinstance(reply, (ReadFile, Shell)):
+            command = reply.command if isinstance(reply, Shell) else f"cat {reply.path}"
             item = {
                 "type": "function_call",
                 "id": f"fc_stub{n}",
                 "call_id": f"call_stub{n}",
                 "status": "completed",
-                **_codex_shell_call(tools, f"cat {reply.path}"),
+                **_codex_shell_call(tools, command),
             }
         else:
             item = {
