@@ -429,6 +429,10 @@ def run_one(
         ]
         if mode == "hooks":
             outcome.hook_calls = records
+            strays = {r.get("command") for r in records} - {None}
+            strays = {c for c in strays if str(project.root / HOOK_MARK) not in str(c)}
+            if strays:
+                outcome.status = f"hook not of the project measured: {sorted(strays)[0][:160]}"
             if client == "claude":
                 outcome.bash_expected = bash_docs_expected(bridge, root, repo.cat)
         elif mode == "mcp":
@@ -571,6 +575,11 @@ class Row:
     seconds: float = 0.0
     requests: int = 0
     calls: int = 0
+    escaped: bool = False
+    bash_docs: int | None = None
+    """Claude: characters of scoped docs the bridge has for the file of the Bash cat."""
+    bash_sent: int = 0
+    """Gemini: our ``<context>`` markup arrived HTML-escaped."""
 
     @property
     def sent_total(self) -> int:
@@ -597,6 +606,7 @@ def measure(outcome: Outcome, baseline: Outcome | None) -> Row:
             row.reached += reached_chars(text, seen)
             row.largest = max(row.largest, len(text))
             if outcome.client == "claude" and tool == "Bash":
+                row.bash_docs, row.bash_sent = outcome.bash_expected, len(text)
                 expected = "?" if outcome.bash_expected is None else f"{outcome.bash_expected:,}"
                 row.bash = (
                     f"{len(text):,} sent of {expected} docs; {reached_chars(text, seen):,} reached"
@@ -615,7 +625,11 @@ def measure(outcome: Outcome, baseline: Outcome | None) -> Row:
     if CODEX_CUT.search(seen) and not CODEX_CUT.search(own):
         marks.append("middle cut (tokens truncated)")
     if row.sent_total and row.reached < 0.95 * row.sent_total and not marks:
-        marks.append(f"{row.sent_total - row.reached:,} chars missing")
+        missing = f"{row.sent_total - row.reached:,} chars missing"
+        marks.append(f"instructions cut: {missing}" if outcome.mode == "mcp" else missing)
+    if outcome.client == "gemini" and any("<" in t for t in texts):
+        raw = "".join(r.text for r in run.model_requests) if run is not None else ""
+        row.escaped = "&lt;context" in raw
     row.cut = "; ".join(marks)
     if outcome.client == "gemini" and GEMINI_AT_START in seen and GEMINI_AT_START not in own:
         start = seen.find(GEMINI_AT_START)
@@ -665,9 +679,11 @@ def table(rows: Sequence[Row]) -> list[str]:
             else ("-" if r.client != "gemini" else "0")
         )
         dup = f"{fmt(r.dup)}" + (f" ({r.dup_labels})" if r.dup_labels else "")
+        cut = "; ".join([*([r.cut] if r.cut else []), *(["`<` `>` escaped"] if r.escaped else [])])
+        cut = cut or "-"
         out.append(
             f"| {r.repo} | {r.client} | {r.mode} | {run.replace('|', '/')} | {sent} |"
-            f" {fmt(r.reached)}{share} | {fmt(r.largest)} | {r.cut or '-'} | {at} | {dup} |"
+            f" {fmt(r.reached)}{share} | {fmt(r.largest)} | {cut} | {at} | {dup} |"
             f" {r.bash or '-'} |"
         )
     return out
@@ -694,8 +710,9 @@ def summary(rows: Sequence[Row]) -> list[str]:
             dup = sum(r.dup for r in ok)
             bash = "-"
             if client == "claude" and mode == "hooks":
-                brought = sum(1 for r in ok if r.bash and not r.bash.startswith(("0 sent", "no ")))
-                bash = f"{brought} of {len(ok)} runs"
+                with_docs = [r for r in ok if r.bash_docs]
+                brought = sum(1 for r in with_docs if r.bash_sent)
+                bash = f"{brought} of {len(with_docs)} (runs where the file has docs)"
             out.append(
                 f"| {client} | {mode} | {len(ok)} of {len(group)} | {fmt(sent)} |"
                 f" {fmt(reached)}{share} | {cut} | {fmt(at) if client == 'gemini' else '-'} |"
@@ -725,6 +742,21 @@ def report(
         " more) that the client had already sent by itself in the baseline run (no hooks,"
         " no server) of the same repository; *`Bash cat` docs* is what the after-tool hook"
         " sent for Claude's `Bash` `cat` against the scoped docs the bridge has for that file.",
+        "",
+        "Conditions: each run has its own background process (its own runtime and state"
+        " directories), started by a throwaway session-start hook before the client runs, so"
+        " the measured session is not racing a cold start; the hook waits up to 10 s"
+        " (`CONTEXT_PROVIDERS_HOOK_WAIT_S=10`): this measures what is sent, not how fast."
+        " Line matching is textual: a line of ours of 20 characters or more that also occurs"
+        " in a file the client loads counts as a duplicate even if the provider meant"
+        " something else by it (a path in the file tree that a convention file names).",
+        "",
+        "Another checkout (the *after* figures): make its environment once"
+        " (`DIR/dev python -c pass`), then, from this one,"
+        " `./dev python benchmarks/bench_reach.py --project DIR --out"
+        " benchmarks/results/reach_after.md`: that checkout's `setup` registers the hooks"
+        " and the server and its hook and server run; the clients, the stub and the"
+        " repositories stay the same.",
         "",
         "## Repositories",
         "",

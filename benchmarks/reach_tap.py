@@ -4,7 +4,8 @@ record exactly what we sent (standard library only; run as a script by the clien
     reach_tap.py hook CAPTURE COMMAND        runs COMMAND (a shell command line, as the
                                              client would) with the client's stdin; passes
                                              its stdout and exit code on; appends
-                                             {"stdin", "stdout", "code", "seconds"} to CAPTURE
+                                             {"command", "stdin", "stdout", "code",
+                                             "seconds"} to CAPTURE
     reach_tap.py mcp CAPTURE PROGRAM ARGS... runs the stdio MCP server PROGRAM ARGS and
                                              passes every line both ways; appends each
                                              message of the server that carries
@@ -35,6 +36,7 @@ def hook(capture: str, command: str) -> int:
     _append(
         capture,
         {
+            "command": command,
             "stdin": data.decode("utf-8", "replace"),
             "stdout": done.stdout.decode("utf-8", "replace"),
             "code": done.returncode,
