@@ -172,13 +172,24 @@ class Project:
         return {**base, "PYTHONPATH": str(self.root)}
 
     def describe(self) -> str:
-        head = subprocess.run(
-            ["git", "-C", str(self.root), "log", "-1", "--format=%h %s"],
-            capture_output=True,
-            text=True,
-            check=False,
-        ).stdout.strip()
-        return f"{self.root} ({head or 'not a git checkout'})"
+        """The checkout, its commit and the last commit that changed ``providers/``."""
+
+        def git_out(*argv: str) -> str:
+            done = subprocess.run(
+                ["git", "-C", str(self.root), *argv], capture_output=True, text=True, check=False
+            )
+            return done.stdout.strip()
+
+        head = git_out("rev-parse", "--short", "HEAD")
+        if not head:
+            return f"{self.root} (not a git checkout)"
+        changed = git_out("log", "-1", "--format=%h %cs", "--", "providers")
+        dirty = git_out("status", "--porcelain", "--", "providers")
+        return (
+            f"`{self.root}` at `{head}` (`providers/` last changed in `{changed}`"
+            + (", with uncommitted changes" if dirty else "")
+            + ")"
+        )
 
     def setup(self, client: str, env: Mapping[str, str], cwd: Path, *extra: str) -> None:
         """``context-providers setup CLIENT --scope user`` of that checkout, into the run's
