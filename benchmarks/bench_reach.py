@@ -740,7 +740,7 @@ def report(
         "# What of our context reaches the model (issue 29)",
         "",
         f"Made by `{command}` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
-        f"in {seconds / 60:.0f} minutes; project measured: {project.describe()}; "
+        f"in {seconds / 60:.0f} min; project measured: {project.describe()}; "
         f"clients: {versions}.",
         "",
         "One scripted session per row (`benchmarks/bench_reach.py`: session start, a prompt,"
