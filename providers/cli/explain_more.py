@@ -21,14 +21,8 @@ from providers.repository.ignore import IgnoreRules, PatternSet, read_patterns
 from providers.repository.paths import ancestors
 from providers.rules.conventions import cwd_chain
 from providers.rules.load import Rule
-from providers.rules.skills import (
-    Skill,
-    SkillProblem,
-    distinct,
-    find_skill_files,
-    load_skill,
-    roots_present,
-)
+from providers.rules.skill_folders import SkillFolders
+from providers.rules.skills import Skill, SkillProblem, distinct
 
 OTHER_IGNORE_FILES = (".aiexclude",)
 """Agents' ignore files not named ``.*ignore`` (Gemini Code Assist's ``.aiexclude``)."""
@@ -46,12 +40,12 @@ def skill_items(judge: Judge, touched: Sequence[str]) -> list[Item]:
     packages = [d for path in touched for d in ancestors(path) if d not in chain]
     loaded: dict[str, Skill | SkillProblem | None] = {}
     package_of: dict[str, str] = {}
+    folders = SkillFolders(judge.root)
     for folder in (*chain, *dict.fromkeys(packages)):
-        for skills_root in roots_present(judge.root, folder)[0]:
-            for rel in find_skill_files(judge.root, skills_root)[0]:
-                loaded[rel] = load_skill(judge.root, rel, skills_root)
-                if folder not in chain:
-                    package_of[rel] = folder
+        for rel, found in folders.of(folder).loaded:
+            loaded[rel] = found
+            if folder not in chain:
+                package_of[rel] = folder
     unconditional = [
         s
         for r, s in loaded.items()

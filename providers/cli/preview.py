@@ -43,7 +43,7 @@ from providers.host.agent_config import (
     ConfigError,
 )
 from providers.host.bringup import open_plugins
-from providers.host.chain import Section, TurnResult, assemble_prompt, run_turn
+from providers.host.chain import NO_CAP, Section, TurnResult, assemble_prompt, run_turn
 from providers.host.render import rendered_turn
 from providers.host.repo_config import resolve
 
@@ -187,7 +187,7 @@ def _run(
                 touch(directory, [p for p in touched if p not in edited])
                 edited.update(touched)
             request = ContextRequest(
-                token_budget=0,
+                token_budget=NO_CAP,
                 working_directory=str(directory),
                 model_target=PREVIEW_MODEL,
                 files_touched=tuple(touched),

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from providers.clients import places, wire
+from providers.clients import hook, places, wire
 from providers.clients.deltas import KINDS, Kind
 from providers.clients.memory import MemoryStore
 from providers.clients.service import Bridge
@@ -68,11 +68,8 @@ LOG_MAX_BYTES = 1 << 20
 
 
 def idle_seconds() -> float:
-    try:
-        value = float(os.environ.get(ENV_IDLE, ""))
-    except ValueError:
-        return IDLE_S
-    return value if value > 0 else IDLE_S
+    """``CONTEXT_PROVIDERS_IDLE_S``: above 0, below a day; else 1800."""
+    return hook.env_seconds(ENV_IDLE, IDLE_S, most=86_400)
 
 
 def repository_config(root: Path) -> Resolved:

@@ -161,10 +161,18 @@ def _changed_lead(piece: Piece, before: str | None) -> str:
     return f"{name} changed since it was shown; this replaces it:"
 
 
-def _fit(memory: Memory, chosen: Sequence[tuple[Piece, str]], budget: int) -> Added:
-    """Whole blocks in order while they fit ``budget``; the memory of those kept."""
+def _fit(
+    memory: Memory, chosen: Sequence[tuple[Piece, str]], budget: int, own: Sequence[Piece] = ()
+) -> Added:
+    """Whole blocks in order while they fit ``budget``; the memory of those kept, and of
+    ``own``: what the client showed itself (its git snapshot, a nested file it attached),
+    remembered as shown so that only a change of it is sent later."""
     shown = dict(memory.shown)
     totals = memory.totals
+    for piece in own:
+        shown[piece.key] = digest(piece.text)
+        if piece.kind == "file_tree":
+            totals = tree_totals(piece.text)
     before: dict[str, str | None] = {}
     totals_before: str | None = None
     blocks: list[str] = []
@@ -202,18 +210,38 @@ def session_start(memory: Memory, pieces: Sequence[Piece], own: Own, budget: int
     """Everything the client lacks, for a session that starts with an empty transcript
     (a new one, or one cleared or compacted): what it was shown before is forgotten."""
     fresh = Memory(files=memory.files)
+    pieces = [p for p in pieces if p.label != INDEX_LABEL]
+    theirs = [p for p in pieces if own(p)]
     chosen = sorted(
-        (p for p in pieces if p.label != INDEX_LABEL and not own(p)),
-        key=lambda p: _START_ORDER[p.kind],
+        _distinct(p for p in pieces if p not in theirs), key=lambda p: _START_ORDER[p.kind]
     )
-    return _fit(fresh, [(p, "") for p in chosen], budget)
+    return _fit(fresh, [(p, "") for p in chosen], budget, theirs)
+
+
+def _distinct(pieces: Iterable[Piece]) -> list[Piece]:
+    """One of each text among files (conventions, scoped docs): a copy under another
+    name is not sent again."""
+    seen: set[str] = set()
+    out = []
+    for piece in pieces:
+        if piece.path:
+            text = digest(piece.text)
+            if text in seen:
+                continue
+            seen.add(text)
+        out.append(piece)
+    return out
 
 
 def prompt(memory: Memory, pieces: Sequence[Piece], own: Own, budget: int) -> Added:
     """What changed since it was shown; scoped docs wait for the files they govern."""
     chosen: list[tuple[Piece, str]] = []
+    theirs = []
     for piece in pieces:
-        if piece.kind == "scoped_docs" or piece.label == INDEX_LABEL or own(piece):
+        if piece.kind == "scoped_docs" or piece.label == INDEX_LABEL:
+            continue
+        if own(piece):
+            theirs.append(piece)
             continue
         before = memory.shown.get(piece.key)
         if piece.kind == "file_tree":
@@ -222,19 +250,28 @@ def prompt(memory: Memory, pieces: Sequence[Piece], own: Own, budget: int) -> Ad
         elif before == digest(piece.text):
             continue
         chosen.append((piece, _changed_lead(piece, before)))
-    return _fit(memory, chosen, budget)
+    return _fit(memory, chosen, budget, theirs)
 
 
 def after_tool(memory: Memory, pieces: Sequence[Piece], own: Own, budget: int) -> Added:
     """The scoped docs not shown yet in this session (or edited since)."""
     chosen = []
+    theirs = []
+    texts = set(memory.shown.values())
     for piece in pieces:
-        if piece.kind != "scoped_docs" or piece.label == INDEX_LABEL or own(piece):
+        if piece.kind != "scoped_docs" or piece.label == INDEX_LABEL:
+            continue
+        if own(piece):
+            theirs.append(piece)
             continue
         before = memory.shown.get(piece.key)
-        if before != digest(piece.text):
+        text = digest(piece.text)
+        if before is None and text in texts:
+            continue  # the same text under another name, already shown
+        if before != text:
             chosen.append((piece, _changed_lead(piece, before)))
-    return _fit(memory, chosen, budget)
+            texts.add(text)
+    return _fit(memory, chosen, budget, theirs)
 
 
 def added(event: Event, memory: Memory, pieces: Sequence[Piece], own: Own, budget: int) -> Added:

@@ -177,6 +177,8 @@ CLAUDE: Final = ClientFacts(
         FileTool("Edit", ("file_path",)),
         FileTool("Write", ("file_path",)),
         FileTool("MultiEdit", ("file_path",)),
+        # Its auto mode reads and edits through Bash; the command is parsed as Codex's is.
+        FileTool("Bash", ("command",), kind="shell"),
     ),
     mcp=McpFacts(
         registration=(
@@ -247,6 +249,8 @@ GEMINI: Final = ClientFacts(
         FileTool("read_file", ("file_path",)),
         FileTool("write_file", ("file_path",)),
         FileTool("replace", ("file_path",)),
+        # Offered outside the default approval mode (--approval-mode auto_edit / yolo).
+        FileTool("run_shell_command", ("command",), kind="shell"),
     ),
     mcp=McpFacts(
         registration='"mcpServers" in .gemini/settings.json or ~/.gemini/settings.json',
@@ -331,6 +335,51 @@ CODEX: Final = ClientFacts(
 )
 
 FACTS: Final[Mapping[str, ClientFacts]] = {f.name: f for f in (CLAUDE, GEMINI, CODEX)}
+"""The table, by client name."""
+
+
+@dataclass(frozen=True)
+class Native:
+    """What one client shows the model by itself beyond its convention files (measured
+    with no hooks: same repository, same prompt, the request recorded), so that the
+    bridge sends only the difference."""
+
+    git_snapshot: bool
+    """Its system prompt holds git status at the session's start (branch, status, recent
+    commits), never refreshed: our git status is left out at start, sent when it changed."""
+    listing_items: int
+    """Its first request lists the working directory, up to this many items breadth
+    first (0: none): a complete listing makes our file tree a second copy."""
+    skill_roots: tuple[str, ...]
+    """Skills folders whose skills (one folder level down) it lists to the model itself."""
+    scoped_on: tuple[str, ...]
+    """Tools after which it attaches nested convention files and ``paths:`` rules itself."""
+    scoped_on_shell: Literal["claude", None]
+    """Whose recogniser says which shell reads it follows too (``claude_bash``)."""
+    nested_on_shell: tuple[str, ...]
+    """Nested convention file names it attaches after a shell read it follows."""
+
+
+NATIVE: Final[Mapping[str, Native]] = {
+    # Claude Code 2.1.328: "# gitStatus ... Current branch, Status, Recent commits" in a
+    # system reminder; .claude/skills only (not .agents/skills, not two levels down);
+    # nested CLAUDE.md and paths: rules after Read, Write (Edit follows a Read) and after
+    # a Bash read it recognises; a nested AGENTS.md only where its folder has no CLAUDE.md,
+    # and never after Bash.
+    "claude": Native(
+        True,
+        0,
+        (".claude/skills",),
+        ("Read", "Write", "Edit", "MultiEdit"),
+        "claude",
+        ("CLAUDE.md",),
+    ),
+    # Gemini CLI 0.61.0: a folder listing of up to 200 items in <session_context>;
+    # .agents/skills and .gemini/skills.
+    "gemini": Native(False, 200, (".agents/skills", ".gemini/skills"), (), None, ()),
+    # Codex CLI 0.169.0: .agents/skills and .codex/skills.
+    "codex": Native(False, 0, (".agents/skills", ".codex/skills"), (), None, ()),
+}
 """The table, by client name."""
 
 

@@ -43,22 +43,25 @@ CLIENTS = ("claude", "gemini", "codex")
 OPTIONS = ("start", "prompt", "tool")
 
 
-def _seconds(name: str, default: float) -> float:
+def env_seconds(name: str, default: float, *, most: float = 600.0) -> float:
+    """Seconds from the environment variable ``name``: ``default`` when it is unset, not a
+    number, not above 0 or not below ``most``. The one reader of the bridge's timing
+    variables (the hook's, the MCP server's, the background process's idle time)."""
     try:
         value = float(os.environ.get(name, ""))
     except ValueError:
         return default
-    return value if 0 < value < 600 else default
+    return value if 0 < value < most else default
 
 
 def start_seconds() -> float:
     """How long a caller that must start the background process waits for its socket."""
-    return _seconds(ENV_START, START_S)
+    return env_seconds(ENV_START, START_S)
 
 
 def wait_seconds() -> float:
     """How long a hook waits for the answer to an event other than a session start."""
-    return _seconds(ENV_WAIT, WAIT_S)
+    return env_seconds(ENV_WAIT, WAIT_S)
 
 
 def log(message: str, who: str = "hook") -> None:

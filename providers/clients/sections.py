@@ -74,14 +74,6 @@ class Unavailable(Exception):
     """The background process could not answer; the message says why, for the model."""
 
 
-def _seconds(name: str, default: float) -> float:
-    try:
-        value = float(os.environ.get(name, ""))
-    except ValueError:
-        return default
-    return value if 0 < value < 3600 else default
-
-
 def _budget(value: int, default: int) -> int:
     """A budget the model asked for: its default when 0 or less, at most MAX_BUDGET."""
     return min(value, MAX_BUDGET) if value > 0 else default
@@ -173,7 +165,7 @@ class McpSession:
             "budget": budget,
             "session_id": self.session_id,
         }
-        wait = _seconds(ENV_WAIT, WAIT_S) if timeout is None else timeout
+        wait = hook.env_seconds(ENV_WAIT, WAIT_S, most=3600) if timeout is None else timeout
         answer = Background(self._root()).ask(request, wait)
         sections = answer.get("sections") or []
         problems = [str(p) for p in answer.get("problems") or []]
@@ -193,7 +185,7 @@ class McpSession:
         files (each a resource). Never raises: without the background process the
         instructions are the first line and why nothing follows."""
         try:
-            wait = _seconds(ENV_START, INSTRUCTIONS_WAIT_S)
+            wait = hook.env_seconds(ENV_START, INSTRUCTIONS_WAIT_S, most=3600)
             pieces = self._pieces("repo_conventions", timeout=wait)
         except (Unavailable, ValueError) as error:
             return f"{FIRST_LINE}\n\n(No convention files now: {error}.)\n", []

@@ -35,8 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from providers.clients import deltas, facts, hook
+from providers.clients.claude_bash import followed_by_claude
 from providers.clients.deltas import KINDS, Event, Kind, Piece
-from providers.clients.loaded import OwnLoads, own_loads
+from providers.clients.loaded import OwnLoads, Scoped, own_loads
 from providers.clients.memory import MemoryStore
 from providers.core.deadline import Deadline
 from providers.core.types import ContextRequest, ModelTarget
@@ -134,20 +135,22 @@ class Bridge:
         due = _answer_due(event, options, time.monotonic() if received is None else received)
         with self.store.session_lock(session_id):
             memory = self.store.get(session_id)
+            own = self._own_loads(client, cwd)
             if event == "tool":
-                paths = facts.paths_from_tool_input(
-                    client, str(payload.get("tool_name", "")), payload.get("tool_input") or {}
-                )
+                tool = str(payload.get("tool_name", ""))
+                tool_input = payload.get("tool_input") or {}
+                paths = facts.paths_from_tool_input(client, tool, tool_input)
                 inside = normalise_touched(self.root, cwd, paths).inside if paths else ()
                 if not inside:
                     return Reply()
                 memory = memory.touch(inside)
+                own = self._after_tool(own, cwd, tool, tool_input, inside)
+            else:
+                own = own.during(starting=event == "start" or not memory.started)
             result = self._turn(event, cwd, session_id, memory.files, _turn_deadline(due))
-            pieces = self._pieces(result)
+            pieces = own.trim(self._pieces(result))
             budgets = self.budgets.with_options(options)
-            add = deltas.added(
-                event, memory, pieces, self._own_loads(client, cwd), budgets.of(event)
-            )
+            add = deltas.added(event, memory, pieces, own, budgets.of(event))
             if add.left_out:
                 log.info(
                     "%s %s: left out to fit %d tokens: %s",
@@ -214,6 +217,30 @@ class Bridge:
             Piece(self.kinds.get(provider, "dynamic"), label, text)
             for provider, label, text in result.texts()
         ]
+
+    def _after_tool(
+        self,
+        own: OwnLoads,
+        cwd: Path,
+        tool: str,
+        tool_input: Mapping[str, Any],
+        inside: Sequence[str],
+    ) -> OwnLoads:
+        """``own`` after ``tool`` named the files ``inside``: for which of them the client
+        attached nested files and ``paths:`` rules itself (Claude Code: after Read, and
+        after the Bash reads it recognises, :mod:`claude_bash`)."""
+        native = own.native
+        if tool in native.scoped_on:
+            return own.during(starting=False)
+        command = tool_input.get("command")
+        if native.scoped_on_shell != "claude" or tool != "Bash" or not isinstance(command, str):
+            return own.during(starting=False, scoped="none", shell=tool == "Bash")
+        named = followed_by_claude(command)
+        followed = normalise_touched(self.root, cwd, named).inside if named else ()
+        scoped: Scoped = "none"
+        if followed:
+            scoped = "all" if set(inside) <= set(followed) else "some"
+        return own.during(starting=False, scoped=scoped, followed=followed, shell=True)
 
     def _own_loads(self, client: str, cwd: Path) -> OwnLoads:
         """What ``client`` loads itself, looked up again when its files may have changed

@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import grpc
@@ -163,6 +163,17 @@ def _late(slot: Slot, waited: float) -> Outcome:
     return outcome
 
 
+NO_CAP = 0
+"""A turn's ``token_budget`` that caps no provider: each gets its slot's budget."""
+
+
+def budget_for(slot: Slot, base: ContextRequest) -> int:
+    """The provider's budget this turn: its slot's, capped by the turn's own
+    ``token_budget`` when that is set (0: no cap, each provider its own, as the spec
+    reads a zero budget)."""
+    return slot.budget if base.token_budget <= 0 else min(slot.budget, base.token_budget)
+
+
 def contribute(
     slot: Slot,
     base: ContextRequest,
@@ -170,21 +181,13 @@ def contribute(
     timeout: float = CONTRIBUTE_TIMEOUT_S,
 ) -> tuple[list[content_pb2.ContextSection], Outcome]:
     """One provider's Contribute after ``chain``, checked as the kernel checks it; the
-    chain that goes on, and what happened. ``timeout`` is the call's (the provider's
-    deadline: our providers work for part of it, then answer with what they have)."""
-    outcome = Outcome(slot.name, slot.budget)
-    request = request_to_proto(
-        ContextRequest(
-            token_budget=slot.budget,
-            working_directory=base.working_directory,
-            model_target=base.model_target,
-            files_touched=base.files_touched,
-            session_id=base.session_id,
-            turn_id=base.turn_id,
-            history_tokens=base.history_tokens,
-            assembled_tokens_last_turn=base.assembled_tokens_last_turn,
-        )
-    )
+    chain that goes on, and what happened. The request is ``base`` as the caller made it
+    (every field kept, ``parent_session_id`` included) with the provider's budget
+    (:func:`budget_for`). ``timeout`` is the call's (the provider's deadline: our
+    providers work for part of it, then answer with what they have)."""
+    budget = budget_for(slot, base)
+    outcome = Outcome(slot.name, budget)
+    request = request_to_proto(replace(base, token_budget=budget))
     request.prior_sections.extend(chain)
     started = time.perf_counter()
     try:
@@ -198,7 +201,7 @@ def contribute(
         outcome.problems.append(f"Contribute failed ({category}): {detail}")
         return chain, outcome
     outcome.seconds = time.perf_counter() - started
-    return accept(slot.name, slot.budget, slot.compactor, chain, response, outcome), outcome
+    return accept(slot.name, budget, slot.compactor, chain, response, outcome), outcome
 
 
 def accept(

@@ -31,6 +31,7 @@ from providers.repository.gitexec import GitError, GitRunner
 from providers.repository.ignore import GITIGNORE, IgnoreRules
 from providers.repository.layout import git_dir, info_exclude
 from providers.repository.listing import tracked_ignored
+from providers.repository.paths import ancestors
 from providers.repository.sources import FileKey, file_keys
 
 log = logging.getLogger(__name__)
@@ -60,14 +61,14 @@ class IgnoredDirs:
         self._keep = tuple(k.strip("/") for k in keep if k.strip("/"))
         self._ancestors: set[str] = set()
         for kept in self._keep:
-            self._ancestors.update(_ancestors(kept + "/"))
+            self._ancestors.update(ancestors(kept + "/"))
         self.everything = False
         """True when git could not say which tracked files are ignored: nothing is left
         out (a change to one of them must not go unseen)."""
         if gitdir is not None:
             try:
                 for path in tracked_ignored(runner, root):
-                    self._ancestors.update(_ancestors(path))
+                    self._ancestors.update(ancestors(path))
             except GitError as exc:
                 log.debug("cannot list ignored tracked files in %s: %s", root, exc)
                 self.everything = True
@@ -93,9 +94,3 @@ class IgnoredDirs:
         """Whether ``info/exclude`` or the global excludes file changed since the rules
         were read (a linked worktree's ``info/exclude`` lies outside its tree)."""
         return file_keys(self._outside) != self._keys
-
-
-def _ancestors(rel: str) -> list[str]:
-    """The directories above ``rel`` ("a", "a/b" for "a/b/c")."""
-    parts = rel.split("/")
-    return ["/".join(parts[:i]) for i in range(1, len(parts))]

@@ -92,6 +92,14 @@ class Catalog:
         """Per rule directory, the listed files a scan had no time to check or load."""
         self.version = 0
         """Bumped whenever a rule or problem changes: the provider's cache key."""
+        self._unwatched: tuple[Callable[[str], bool] | None, dict[str, bool], int, set[str]] = (
+            None,
+            {},
+            -1,
+            set(),
+        )
+        """What :meth:`recheck` learnt of its ``unwatched``: each nested folder's verdict,
+        and at which :attr:`version` the importers' folders were found."""
 
     # -- rule directories -------------------------------------------------
 
@@ -286,11 +294,24 @@ class Catalog:
 
     def recheck(self, unwatched: Callable[[str], bool]) -> set[str]:
         """Look again (by stat) at the nested folders no watch covers (``unwatched`` of
-        their absolute path: a folder git ignores) and at those whose docs import from one."""
-        folders = {d for d in self._nested_dirs if unwatched(os.path.join(self.root, d))}
-        for path, importers in self._importers().items():
-            if unwatched(os.path.dirname(path)):
-                folders |= importers
+        their absolute path: a folder git ignores) and at those whose docs import from one.
+
+        Each folder is asked about once for one ``unwatched`` (a turn then costs a lookup
+        per folder, not a match), the importers once per catalog version."""
+        known, verdicts, at, importing = self._unwatched
+        if known != unwatched:
+            verdicts, at, importing = {}, -1, set()
+        for directory in self._nested_dirs.keys() - verdicts.keys():
+            verdicts[directory] = unwatched(os.path.join(self.root, directory))
+        if at != self.version:
+            importing = set()
+            for path, importers in self._importers().items():
+                if unwatched(os.path.dirname(path)):
+                    importing |= importers
+            at = self.version
+        self._unwatched = (unwatched, verdicts, at, importing)
+        folders = {d for d, out in verdicts.items() if out and d in self._nested_dirs}
+        folders |= importing
         changed: set[str] = set()
         for directory in sorted(folders):
             changed |= self._lookup_nested(directory)

@@ -38,6 +38,9 @@ class FolderSkills:
     problems: tuple[SkillProblem, ...] = ()
     seen: tuple[str, ...] = ()
     keys: tuple[FileKey | None, ...] = ()
+    loaded: tuple[tuple[str, Skill | SkillProblem | None], ...] = ()
+    """Every ``SKILL.md`` found, in order, as read (``None``: not for the model), copies
+    included: for ``explain``, which says why each is sent or not."""
 
 
 class SkillFolders:
@@ -62,12 +65,13 @@ class SkillFolders:
             located.extend((rel, skills_root) for rel in files)
             seen.extend(looked)
         keys = file_keys(seen)  # before reading: a file changed meanwhile is read next time
-        loaded = [self._load(rel, skills_root) for rel, skills_root in located]
+        loaded = [(rel, self._load(rel, skills_root)) for rel, skills_root in located]
         found = FolderSkills(
-            tuple(distinct(s for s in loaded if isinstance(s, Skill))),
-            tuple(p for p in loaded if isinstance(p, SkillProblem)),
+            tuple(distinct(s for _, s in loaded if isinstance(s, Skill))),
+            tuple(p for _, p in loaded if isinstance(p, SkillProblem)),
             tuple(seen),
             keys,
+            tuple(loaded),
         )
         if known is not None and (found.skills, found.problems) != (known.skills, known.problems):
             self.version += 1

@@ -269,7 +269,7 @@ def _prepare(
                 _merge(home / ".claude.json", servers)
             allow = [f"mcp__{server.name}" for server in mcp]
             _merge(home / ".claude" / "settings.json", {"permissions": {"allow": allow}})
-        argv = [binary, "-p", prompt, *extra_args]
+        argv = [binary, "-p", *([prompt] if prompt else []), *extra_args]
     elif client == "gemini":
         env.update(
             GOOGLE_GEMINI_BASE_URL=stub.url,
@@ -335,6 +335,7 @@ def run_client(
     timeout_s: float = 60.0,
     workdir: Path | None = None,
     prepare: Callable[[Mapping[str, str]], Sequence[str]] | None = None,
+    stdin_text: str | None = None,
 ) -> Run:
     """Run ``client`` one-shot in ``repo`` against a fresh stub answering ``script``.
 
@@ -345,7 +346,9 @@ def run_client(
     trust the project, for project hooks).
     ``hooks_in`` is "user" (the temporary HOME's, or CODEX_HOME's, settings) or "project"
     (the repository's). ``workdir`` holds HOME and the like (a new temporary directory
-    when None; it is left for the caller to inspect).
+    when None; it is left for the caller to inspect). ``stdin_text`` is written to its
+    standard input (``claude -p --input-format stream-json``: several prompts in one
+    session); /dev/null otherwise.
     """
     work = Path(tempfile.mkdtemp(prefix=f"{client}-run-", dir=workdir))
     with StubModel(list(script)) as stub:
@@ -370,14 +373,14 @@ def run_client(
             prepared.argv,
             cwd=repo,
             env=prepared.env,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL if stdin_text is None else subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,
         ) as process:
             try:
-                stdout, stderr = process.communicate(timeout=timeout_s)
+                stdout, stderr = process.communicate(stdin_text, timeout=timeout_s)
             except subprocess.TimeoutExpired:
                 timed_out = True
                 os.killpg(process.pid, signal.SIGKILL)

@@ -13,8 +13,7 @@ instruction reached the request. It speaks the three wire APIs the clients use:
 
 A script is a list of replies, :class:`Text` (final answer), :class:`ReadFile` (a tool
 call reading one file: Claude ``Read``, Gemini ``read_file``, Codex a shell ``cat``) or
-:class:`McpCall` (a call of an MCP server's tool, by the name each client gives it) or
-:class:`Shell` (a command in the client's shell tool, such as Claude's ``Bash``). Which
+:class:`McpCall` (a call of an MCP server's tool, by the name each client gives it). Which
 reply a request gets is decided by the conversation it carries, not by a counter: the
 number of tool results already in it. So retries, and side requests that carry no tools
 (titles, summaries), never use up the script; those get :data:`SIDE_REPLY`.
@@ -67,6 +66,23 @@ class ReadFile:
 
 
 @dataclass(frozen=True)
+class Shell:
+    """A call of the client's shell tool running ``command``: Claude ``Bash``, Gemini
+    ``run_shell_command`` (offered only outside its default approval mode), Codex its
+    shell."""
+
+    command: str
+
+
+@dataclass(frozen=True)
+class ClaudeTool:
+    """Claude only: a call of its tool ``name`` with ``input`` (``Write``, ``Edit``)."""
+
+    name: str
+    input: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class Patch:
     """Codex only: a call of its ``apply_patch`` tool with ``patch`` (Codex's patch format)."""
 
@@ -85,15 +101,7 @@ class McpCall:
     arguments: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Shell:
-    """A shell command run by the client's own shell tool: Claude ``Bash``, Gemini
-    ``run_shell_command``, Codex its shell (as :class:`ReadFile` runs ``cat``)."""
-
-    command: str
-
-
-Reply = Text | ReadFile | Patch | McpCall | Shell
+Reply = Text | ReadFile | Shell | ClaudeTool | Patch | McpCall
 
 
 @dataclass(frozen=True)
@@ -282,12 +290,20 @@ class _Handler(BaseHTTPRequestHandler):
                 "input": {"file_path": reply.path},
             }
             stop = "tool_use"
+        elif isinstance(reply, ClaudeTool):
+            block = {
+                "type": "tool_use",
+                "id": f"toolu_stub{n}",
+                "name": reply.name,
+                "input": dict(reply.input),
+            }
+            stop = "tool_use"
         elif isinstance(reply, Shell):
             block = {
                 "type": "tool_use",
                 "id": f"toolu_stub{n}",
                 "name": "Bash",
-                "input": {"command": reply.command, "description": "stub shell command"},
+                "input": {"command": reply.command, "description": "stub shell call"},
             }
             stop = "tool_use"
         elif isinstance(reply, McpCall):
@@ -367,12 +383,12 @@ class _Handler(BaseHTTPRequestHandler):
                 if isinstance(p, dict) and "functionResponse" in p
             )
             reply = self.model.reply_for(results) if body.get("tools") else Text(SIDE_REPLY)
-            if isinstance(reply, Patch):
-                reply = Text("stub: patches are a Codex reply")
+            if isinstance(reply, (Patch, ClaudeTool)):
+                reply = Text("stub: not a Gemini reply")
             if isinstance(reply, ReadFile):
                 part = {"functionCall": {"name": "read_file", "args": {"file_path": reply.path}}}
             elif isinstance(reply, Shell):
-                args = {"command": reply.command, "description": "stub shell command"}
+                args = {"command": reply.command, "description": "stub shell call"}
                 part = {"functionCall": {"name": "run_shell_command", "args": args}}
             elif isinstance(reply, McpCall):
                 name = f"mcp_{reply.server}_{reply.tool}"
@@ -411,12 +427,14 @@ class _Handler(BaseHTTPRequestHandler):
         )
         tools = _responses_tools(body)
         reply = self.model.reply_for(results) if tools else Text(SIDE_REPLY)
+        if isinstance(reply, ClaudeTool):
+            reply = Text("stub: not a Codex reply")
         n = self.model.next_id()
         code_mode = "exec" in tools and "exec_command" not in tools
-        if isinstance(reply, (ReadFile, Patch, McpCall, Shell)) and code_mode:
+        if isinstance(reply, (ReadFile, Shell, Patch, McpCall)) and code_mode:
             # Code mode: the model writes JavaScript that calls the nested tools.
             if isinstance(reply, (ReadFile, Shell)):
-                command = reply.command if isinstance(reply, Shell) else f"cat {reply.path}"
+                command = reply.command if isinstance(reply, Shell) else "cat " + reply.path
                 call = f"tools.exec_command({{cmd: {json.dumps(command)}}})"
             elif isinstance(reply, McpCall):
                 name = f"mcp__{reply.server}__{reply.tool}"

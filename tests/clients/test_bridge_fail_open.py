@@ -85,7 +85,8 @@ def test_a_hung_provider_costs_only_its_own_section() -> None:
         assert first.code == 0 and first.seconds < hook.START_S, first.seconds
         assert "serving" in env.log() and "slow" in env.status(repo)["providers"]
 
-        start = env.hook("gemini", session_start("gemini", "s", repo), cwd=repo)
+        # Codex: the client with neither a git snapshot nor a listing of its own.
+        start = env.hook("codex", session_start("codex", "s", repo), cwd=repo)
         assert start.code == 0
         assert start.seconds < 0.75 * hook.START_S, start.seconds  # measured: ~4.9 s
         text = start.context

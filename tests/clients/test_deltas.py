@@ -136,3 +136,36 @@ def test_take_back_returns_exactly_what_an_unconfirmed_answer_showed() -> None:
     kept = deltas.take_back(later.memory, tool)  # the later event's doc stands
     assert kept.shown["doc:src/AGENTS.md"] == deltas.digest("doc v2\n")
     assert deltas.take_back(start.memory, start).shown == {}
+
+
+def test_what_the_client_shows_itself_is_kept_as_shown_and_sent_once_changed() -> None:
+    """Issue 29 item 3: Claude Code's own git snapshot at the start: ours is not sent
+    then, but remembered, so a later prompt sends it only once it changed (the client's
+    snapshot is never refreshed)."""
+    theirs = lambda p: p.kind == "git_status"  # noqa: E731
+    start = deltas.added("start", Memory(), pieces(), theirs, 6000)
+    assert "On branch main" not in start.text and "git_status" in start.memory.shown
+    same = deltas.added("prompt", start.memory, pieces(), nobody, 2000)
+    assert same.text == ""
+    changed = deltas.added(
+        "prompt", start.memory, pieces(git="On branch main\n\nM a.py\n"), nobody, 2000
+    )
+    assert changed.text.startswith("git status changed since the last turn")
+    # a lost answer takes back what it sent, never what the client showed itself
+    assert "git_status" in deltas.take_back(start.memory, start).shown
+
+
+def test_a_doc_the_client_attached_is_not_sent_by_a_later_event() -> None:
+    doc = Piece("scoped_docs", "src/CLAUDE.md (applies to src/a.py)", "nested\n")
+    read = deltas.added("tool", Memory(), [doc], lambda p: True, 2000)
+    assert read.text == "" and f"doc:{doc_path(doc.label)}" in read.memory.shown
+    assert deltas.added("tool", read.memory, [doc], nobody, 2000).text == ""
+
+
+def test_one_text_under_two_names_is_sent_once() -> None:
+    one = Piece("scoped_docs", "src/AGENTS.md (applies to src/a.py)", "same\n")
+    two = Piece("scoped_docs", "src/CLAUDE.md (applies to src/a.py)", "same\n")
+    added = deltas.added("tool", Memory(), [one, two], nobody, 2000)
+    assert added.text.count("same") == 1
+    copies = [Piece("conventions", "AGENTS.md", "x\n"), Piece("conventions", "CLAUDE.md", "x\n")]
+    assert deltas.added("start", Memory(), copies, nobody, 2000).text.count("x\n") == 1

@@ -138,11 +138,19 @@ def test_loaded_conventions(client: str, present: set[str], loaded: set[str]) ->
 
 
 def test_paths_from_file_tools() -> None:
-    """facts.file_tools: Claude and Gemini name the file in file_path; a tool that is not a
-    file tool, or an input without the key, names none."""
+    """facts.file_tools: Claude and Gemini name the file in file_path, their shell tools
+    (Claude's Bash, Gemini's run_shell_command) carry a command read by the one shell
+    parser Codex's goes through; a tool that is not a file tool, or an input without the
+    key, names none."""
     assert facts.paths_from_tool_input("claude", "Read", {"file_path": "/r/a.py"}) == ("/r/a.py",)
     assert facts.paths_from_tool_input("gemini", "read_file", {"file_path": "a.py"}) == ("a.py",)
-    assert facts.paths_from_tool_input("claude", "Bash", {"command": "cat a.py"}) == ()
+    assert facts.paths_from_tool_input("claude", "Bash", {"command": "cat a.py"}) == ("a.py",)
+    bash = {"command": "nl -ba src/a.py | sed -n 1,40p", "description": "show it"}
+    assert facts.paths_from_tool_input("claude", "Bash", bash) == ("src/a.py",)
+    shell = {"command": "head -n 5 lib/b.py", "description": "x"}
+    assert facts.paths_from_tool_input("gemini", "run_shell_command", shell) == ("lib/b.py",)
+    assert facts.paths_from_tool_input("claude", "Bash", {"command": "make test"}) == ()
+    assert facts.paths_from_tool_input("claude", "WebFetch", {"command": "cat a.py"}) == ()
     assert facts.paths_from_tool_input("gemini", "replace", {}) == ()
 
 

@@ -3,17 +3,29 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2
+from providers.core.budget import TokenCounter
 from providers.core.deadline import TURN_WORK_SECONDS, WORK_SHARE, Deadline
-from providers.core.types import ContextRequest, ModelTarget
+from providers.core.request import Turn
+from providers.core.types import (
+    Capabilities,
+    ContextRequest,
+    Contribution,
+    Identity,
+    ModelTarget,
+    Stability,
+)
 from providers.goplugin.convert import text_block
 from providers.host.chain import Outcome, Slot, accept, assemble_prompt, run_each, run_turn
+from providers.host.inprocess import InProcessPlugin
 from providers.host.launcher import PluginProcess
 from tests.support.slow_provider import plugin_script
 
@@ -105,3 +117,49 @@ def test_run_each_answers_by_its_deadline_without_a_hung_provider(
         assert 0 < first <= min(TURN_WORK_SECONDS, 1.0 * WORK_SHARE) + 0.005, first
     finally:
         slow.close()
+
+
+SEEN: list[ContextRequest] = []
+
+
+class Recorder:
+    """A provider that keeps each request it is asked (loaded in this process by spec)."""
+
+    def identity(self) -> Identity:
+        return Identity("recorder", "0.0.1", "example.com/recorder")
+
+    def capabilities(self) -> Capabilities:
+        return Capabilities(100, Stability.DYNAMIC, ())
+
+    def configure(self, config: Mapping[str, Any]) -> None:
+        del config
+
+    def collect(self, turn: Turn, counter: TokenCounter) -> Contribution:
+        SEEN.append(turn.request)
+        return Contribution(())
+
+
+def test_the_request_reaches_the_provider_whole_with_its_budget(sample: Path) -> None:
+    """Issue 28 item 6: the chain sends the caller's request as it is (parent_session_id,
+    history tokens and all), with the provider's budget: the slot's, capped by the turn's
+    own token_budget when that is set."""
+    plugin = InProcessPlugin.start("tests.host.test_chain:Recorder", local_name="rec")
+    try:
+        slot = Slot(plugin, budget=300, stability="dynamic")
+        base = ContextRequest(
+            0,
+            str(sample),
+            ModelTarget("m", 1000, 900),
+            ("a.py",),
+            "session",
+            "parent",
+            "turn-7",
+            history_tokens=5,
+            assembled_tokens_last_turn=6,
+        )
+        run_turn([slot], base)
+        run_each([slot, slot], replace(base, token_budget=120))
+        assert SEEN[0] == replace(base, token_budget=300)
+        assert SEEN[1:] == [replace(base, token_budget=120)] * 2
+    finally:
+        plugin.close()

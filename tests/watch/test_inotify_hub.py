@@ -26,8 +26,12 @@ IGNORED_DIRS = 6000
 
 
 def kernel_watches(fd: int) -> int:
-    """The watches the kernel holds on the inotify instance ``fd``."""
-    text = Path(f"/proc/self/fdinfo/{fd}").read_text()
+    """The watches the kernel holds on the inotify instance ``fd`` (0 once the hub closed
+    it: a hub with no watcher left closes its fd from its own thread, at any moment)."""
+    try:
+        text = Path(f"/proc/self/fdinfo/{fd}").read_text()
+    except FileNotFoundError:
+        return 0
     return sum(line.startswith("inotify wd:") for line in text.splitlines())
 
 
