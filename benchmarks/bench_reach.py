@@ -290,7 +290,8 @@ class Outcome:
     run: Run | None = None
     hook_calls: list[dict[str, Any]] = field(default_factory=list)
     instructions: list[str] = field(default_factory=list)
-    bash_expected: int | None = None
+    bash_docs: str | None = None
+    """Claude: the scoped docs the bridge has for the file of the Bash cat."""
     log_problems: list[str] = field(default_factory=list)
     scripted: str = ""
     """The prompt and the files the script reads: in every run's requests, not loaded by
@@ -381,8 +382,8 @@ def prepare_for(
     return prepare
 
 
-def bash_docs_expected(bridge: BridgeEnv, root: Path, rel: str) -> int | None:
-    """Characters of the scoped docs the bridge has for ``rel`` (a fresh session)."""
+def bash_docs_expected(bridge: BridgeEnv, root: Path, rel: str) -> str | None:
+    """The scoped docs the bridge has for ``rel`` (a fresh session)."""
     from providers.clients import wire
 
     body = json.dumps({"kind": "scoped_docs", "files": [rel], "session_id": "bench-expect"})
@@ -392,7 +393,7 @@ def bash_docs_expected(bridge: BridgeEnv, root: Path, rel: str) -> int | None:
         return None
     if verb != "ok":
         return None
-    return sum(len(s["text"]) for s in json.loads(answer).get("sections", []))
+    return "\n".join(s["text"] for s in json.loads(answer).get("sections", []))
 
 
 def run_one(
@@ -444,9 +445,9 @@ def run_one(
             strays = {c for c in strays if str(project.root / HOOK_MARK) not in str(c)}
             if strays:
                 outcome.status = f"hook not of the project measured: {sorted(strays)[0][:160]}"
-            if client == "claude":
-                outcome.bash_expected = bash_docs_expected(bridge, root, repo.cat)
-        elif mode == "mcp":
+        if client == "claude" and mode != "baseline":
+            outcome.bash_docs = bash_docs_expected(bridge, root, repo.cat)
+        if mode == "mcp":
             outcome.instructions = [
                 str(r["result"]["instructions"])
                 for r in records
@@ -590,6 +591,10 @@ class Row:
     bash_docs: int | None = None
     """Claude: characters of scoped docs the bridge has for the file of the Bash cat."""
     bash_sent: int = 0
+    bash_reached: int = 0
+    """Characters of those docs in the requests (whoever sent them)."""
+    bash_alone: int = 0
+    """The same in the baseline run: what the client brought by itself."""
     """Gemini: our ``<context>`` markup arrived HTML-escaped."""
 
     @property
@@ -617,19 +622,30 @@ def measure(outcome: Outcome, baseline: Outcome | None) -> Row:
             row.reached += reached_chars(text, seen)
             row.largest = max(row.largest, len(text))
             if outcome.client == "claude" and tool == "Bash":
-                row.bash_docs, row.bash_sent = outcome.bash_expected, len(text)
-                expected = "?" if outcome.bash_expected is None else f"{outcome.bash_expected:,}"
-                row.bash = (
-                    f"{len(text):,} sent of {expected} docs; {reached_chars(text, seen):,} reached"
-                )
-        if outcome.client == "claude" and not row.bash and run is not None:
-            row.bash = "no hook call for Bash" if outcome.hook_calls else ""
+                row.bash_sent = len(text)
     elif outcome.mode == "mcp":
         for text in outcome.instructions:
             row.sent["instructions"] = len(text)
             texts.append(text)
             row.reached += reached_chars(text, seen)
             row.largest = max(row.largest, len(text))
+    if outcome.client == "claude" and outcome.mode != "baseline" and run is not None:
+        calls = [r for r in outcome.hook_calls if event_of(r)[1] == "Bash"]
+        docs = outcome.bash_docs
+        if outcome.mode == "hooks" and not calls:
+            row.bash = "no hook call for Bash"
+        elif docs is None:
+            row.bash = f"we sent {row.bash_sent:,}; the file's docs unknown"
+        elif not docs:
+            row.bash = f"the file has no scoped docs; we sent {row.bash_sent:,}"
+        else:
+            row.bash_docs = len(docs)
+            row.bash_reached = reached_chars(docs, seen)
+            row.bash_alone = reached_chars(docs, own)
+            row.bash = (
+                f"{row.bash_docs:,} of docs: {row.bash_reached:,} reached"
+                f" (client alone {row.bash_alone:,}); we sent {row.bash_sent:,}"
+            )
     marks = []
     if CLAUDE_SPILL in seen and CLAUDE_SPILL not in own:
         marks.append("spilled to a file (preview)")
@@ -720,10 +736,11 @@ def summary(rows: Sequence[Row]) -> list[str]:
             at = sum(r.at_chars for r in ok)
             dup = sum(r.dup for r in ok)
             bash = "-"
-            if client == "claude" and mode == "hooks":
+            if client == "claude":
                 with_docs = [r for r in ok if r.bash_docs]
-                brought = sum(1 for r in with_docs if r.bash_sent)
-                bash = f"{brought} of {len(with_docs)} (runs where the file has docs)"
+                whole = sum(1 for r in with_docs if r.bash_reached >= 0.9 * (r.bash_docs or 0))
+                alone = sum(1 for r in with_docs if r.bash_alone >= 0.9 * (r.bash_docs or 0))
+                bash = f"{whole} of {len(with_docs)} (client alone: {alone})"
             out.append(
                 f"| {client} | {mode} | {len(ok)} of {len(group)} | {fmt(sent)} |"
                 f" {fmt(reached)}{share} | {cut} | {fmt(at) if client == 'gemini' else '-'} |"
@@ -752,7 +769,9 @@ def report(
         " (Gemini's HTML escaping undone); *duplicates* are our lines (20 characters or"
         " more) that the client had already sent by itself in the baseline run (no hooks,"
         " no server) of the same repository; *`Bash cat` docs* is what the after-tool hook"
-        " sent for Claude's `Bash` `cat` against the scoped docs the bridge has for that file.",
+        " sent for Claude's `Bash` `cat`, and how much of the scoped docs the bridge has for that"
+        " file reached the model (from us or the client; *client alone*: in the baseline run);"
+        " the summary counts the runs where 90% or more of them reached it.",
         "",
         "Conditions: each run has its own background process (its own runtime and state"
         " directories), started by a throwaway session-start hook before the client runs, so"
