@@ -428,7 +428,7 @@ def run_one(
         )
         outcome.run = run
         if run.timed_out:
-            outcome.status = f"timed out after {timeout_s:.0f} s"
+            outcome.status = f"timed out after {timeout_s:g} s"
         elif run.exit_code != 0:
             outcome.status = f"failed: exit {run.exit_code}: {run.stderr.strip()[-200:]}"
         elif len(run.model_requests) < 2:
@@ -838,6 +838,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise SystemExit(f"unknown repositories: {', '.join(unknown)} (known: {', '.join(known)})")
     clients = [c for c in args.clients.split(",") if c]
     modes = [m for m in args.modes.split(",") if m]
+    for given, allowed in ((clients, CLIENTS), (modes, MODES)):
+        if not given or set(given) - set(allowed):
+            raise SystemExit(f"choose among {', '.join(allowed)}: {', '.join(given) or 'none'}")
     base = Path(tempfile.mkdtemp(prefix="reach", dir="/tmp"))
     outcomes: dict[tuple[str, str, str], Outcome] = {}
     try:
