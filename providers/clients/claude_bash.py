@@ -16,7 +16,7 @@ client and read in its code) is narrow:
 So ``cat src/a.py`` brings ``src/CLAUDE.md`` and the matching rules, but
 ``nl -ba src/a.py | sed -n 1,40p`` or ``cd src && cat a.py`` brings nothing, and in no
 case does Bash bring a nested ``AGENTS.md`` (Read does, without a root ``CLAUDE.md``).
-The bridge reads every command with :func:`providers.clients.facts.paths_from_shell`
+The bridge reads every command with :func:`providers.clients.tool_paths.paths_from_shell`
 and sends for the files Claude did not follow what a Read would have brought.
 """
 

@@ -32,7 +32,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from providers.clients import facts, hook, json_text, places, settings_file, toml_text
+from providers.clients import (
+    facts,
+    hook,
+    json_text,
+    places,
+    settings_file,
+    settings_snippets,
+    toml_text,
+)
 from providers.clients.sections import ENV_START, ENV_WAIT, SERVER_NAME
 from providers.clients.setup import SetupError, comments_in, edit_json, parsed, update
 
@@ -97,7 +105,7 @@ RULE = f"mcp__{SERVER_NAME}"
 
 
 def entry(plan: McpPlan) -> dict[str, Any]:
-    servers = facts.mcp_json(plan.client, [(SERVER_NAME, plan.command, plan.args)])
+    servers = settings_snippets.mcp_json(plan.client, [(SERVER_NAME, plan.command, plan.args)])
     value: dict[str, Any] = servers["mcpServers"][SERVER_NAME]
     return value
 
@@ -189,7 +197,7 @@ HEADER = f"[mcp_servers.{SERVER_NAME}]"
 
 
 def toml_block(plan: McpPlan) -> str:
-    return facts.codex_mcp_toml(
+    return settings_snippets.codex_mcp_toml(
         [(SERVER_NAME, plan.command, plan.args)],
         env_vars=ENV_PASSED,
         startup_timeout_s=CODEX_STARTUP_S,

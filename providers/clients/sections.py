@@ -190,6 +190,10 @@ class McpSession:
         except (Unavailable, ValueError) as error:
             return f"{FIRST_LINE}\n\n(No convention files now: {error}.)\n", []
         paths = [p.label for p in pieces]
+        if self.client is not None and facts.FACTS[self.client].mcp.first_line_max is not None:
+            # Codex keeps the first line alone: the rest would be sent to be cut; the
+            # first line names the conventions tool, which gives the files.
+            return f"{FIRST_LINE}\n", paths
         if not pieces:
             return f"{FIRST_LINE}\n\nThis repository has no convention files.\n", paths
         own = self._own()

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from providers.clients import deltas, facts, hook
+from providers.clients import deltas, facts, hook, tool_paths
 from providers.clients.claude_bash import followed_by_claude
 from providers.clients.deltas import KINDS, Event, Kind, Piece
 from providers.clients.loaded import OwnLoads, Scoped, own_loads
@@ -163,7 +163,7 @@ class Bridge:
             if event == "tool":
                 tool = str(payload.get("tool_name", ""))
                 tool_input = payload.get("tool_input") or {}
-                paths = facts.paths_from_tool_input(client, tool, tool_input)
+                paths = tool_paths.paths_from_tool_input(client, tool, tool_input)
                 inside = normalise_touched(self.root, cwd, paths).inside if paths else ()
                 if not inside:
                     return Reply()

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from providers.clients import facts, json_text, settings_file
+from providers.clients import facts, json_text, settings_file, settings_snippets
 from providers.clients import hook as hook_module
 
 HOOK_TIMEOUT_S = 15.0
@@ -92,7 +92,7 @@ def is_ours(entry: Any) -> bool:
 
 
 def snippet(plan: Plan) -> dict[str, Any]:
-    return facts.hook_settings(
+    return settings_snippets.hook_settings(
         plan.client, [(event, plan.command, HOOK_TIMEOUT_S) for event in plan.events]
     )
 

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from providers.clients import facts
+from providers.clients import facts, settings_snippets
+from tests.clients.measured import MEASURED
 from tests.clients.stub_model import Recorded, Reply, StubModel, Text
 
 HERE = Path(__file__).resolve().parent
@@ -204,7 +205,9 @@ def _merge(path: Path, value: Mapping[str, Any]) -> None:
 
 
 def _hook_settings(client: str, hooks: Sequence[Hook]) -> dict[str, Any]:
-    return facts.hook_settings(client, [(h.event, h.command, h.timeout_s) for h in hooks])
+    return settings_snippets.hook_settings(
+        client, [(h.event, h.command, h.timeout_s) for h in hooks]
+    )
 
 
 @dataclass(frozen=True)
@@ -258,7 +261,7 @@ def _prepare(
         if hooks:
             _merge(_hook_file(info, repo, home, hooks_in), _hook_settings(client, hooks))
         if mcp:
-            servers = facts.mcp_json(client, _mcp_triples(mcp))
+            servers = settings_snippets.mcp_json(client, _mcp_triples(mcp))
             if claude_mcp == "flag":
                 # -p waits for --mcp-config servers; those of ~/.claude.json (user scope)
                 # connect in the background and may miss the first request.
@@ -283,7 +286,7 @@ def _prepare(
         if hooks:
             _merge(_hook_file(info, repo, home, hooks_in), _hook_settings(client, hooks))
         if mcp:
-            _merge(user_settings, facts.mcp_json(client, _mcp_triples(mcp)))
+            _merge(user_settings, settings_snippets.mcp_json(client, _mcp_triples(mcp)))
         argv = [binary, "-p", prompt, *extra_args]
     elif client == "codex":
         codex_home = work / "codex_home"
@@ -301,13 +304,13 @@ def _prepare(
             "",
         ]
         if mcp:
-            config.append(facts.codex_mcp_toml(_mcp_triples(mcp)))
+            config.append(settings_snippets.codex_mcp_toml(_mcp_triples(mcp)))
         (codex_home / "config.toml").write_text("\n".join(config), encoding="utf-8")
         if hooks:
             _merge(_hook_file(info, repo, codex_home, hooks_in), _hook_settings(client, hooks))
-        trust = list(info.hook_trust_args) if hooks and options.trust_hooks else []
+        trust = list(MEASURED[client].hook_trust_args) if hooks and options.trust_hooks else []
         if hooks and options.trust_hooks and hooks_in == "project":
-            trust += info.project_trust_args
+            trust += MEASURED[client].project_trust_args
         argv = [binary, "exec", "--skip-git-repo-check", *trust, *extra_args, prompt]
     else:
         raise ValueError(f"unknown client {client!r}")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from providers.clients import facts, setup
+from providers.clients import facts, settings_snippets, setup
 from tests.clients.bridge import BridgeEnv, daemon_pids, make_repo
 from tests.clients.conftest import Runs
 from tests.clients.real_clients import Hook, Run, missing_reason, reached, run_client
@@ -39,7 +39,9 @@ def registered(client: str) -> list[Hook]:
     """The hooks exactly as ``setup`` writes them for ``client``."""
     plan = setup.Plan(client, Path("unused"), setup.hook_command(client), setup.events_for(client))
     hooks = [Hook(event, plan.command, setup.HOOK_TIMEOUT_S) for event in plan.events]
-    written = facts.hook_settings(client, [(h.event, h.command, h.timeout_s) for h in hooks])
+    written = settings_snippets.hook_settings(
+        client, [(h.event, h.command, h.timeout_s) for h in hooks]
+    )
     assert written == setup.snippet(plan)  # what run_client writes is what setup writes
     return hooks
 

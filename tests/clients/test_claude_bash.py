@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from providers.clients import facts
+from providers.clients import tool_paths
 from providers.clients.claude_bash import followed_by_claude
 
 
@@ -60,9 +60,9 @@ def test_reads_it_does_not(command: str) -> None:
     ["nl -ba src/a.py | sed -n 1,40p", "cat src/a.py | head -5", "cd src && cat a.py"],
 )
 def test_the_bridge_reads_what_claude_does_not_follow(command: str) -> None:
-    """The one shell parser (facts.paths_from_shell, Codex's) reads Claude's Bash: the
+    """The one shell parser (tool_paths.paths_from_shell, Codex's) reads Claude's Bash: the
     commands Claude Code follows no file of still name one for the bridge (cd aside:
     that names none, conservatively)."""
-    named = facts.paths_from_tool_input("claude", "Bash", {"command": command})
+    named = tool_paths.paths_from_tool_input("claude", "Bash", {"command": command})
     assert followed_by_claude(command) == ()
     assert named == (() if command.startswith("cd ") else ("src/a.py",))

@@ -13,13 +13,16 @@ from types import MappingProxyType
 
 import pytest
 
-from providers.clients import facts
+from providers.clients import facts, settings_snippets, tool_paths
+from tests.clients.measured import MEASURED
+
+paths_of = tool_paths.paths_from_tool_input
 
 
 def test_every_client_has_its_entry() -> None:
     """One entry per client, keyed by its name; the three one-shot commands."""
     assert set(facts.FACTS) == {"claude", "gemini", "codex"}
-    assert {f.one_shot for f in facts.FACTS.values()} == {
+    assert {f.one_shot for f in MEASURED.values()} == {
         ("claude", "-p"),
         ("gemini", "-p"),
         ("codex", "exec"),
@@ -27,15 +30,15 @@ def test_every_client_has_its_entry() -> None:
     for info in facts.FACTS.values():
         events = info.events
         used = {events.session_start, events.per_prompt, events.after_tool}
-        assert not used & set(events.never), info.name
-        assert used == set(info.context_lands), info.name
+        assert not used & set(MEASURED[info.name].never), info.name
+        assert used == set(MEASURED[info.name].context_lands), info.name
 
 
 def test_packages_agree_with_the_pins() -> None:
     """facts.npm_package names the package tests/clients/versions.json pins (the only place
     with versions)."""
     pins = json.loads((Path(__file__).parent / "versions.json").read_text())
-    assert {name: f.npm_package for name, f in facts.FACTS.items()} == {
+    assert {name: f.npm_package for name, f in MEASURED.items()} == {
         name: pin["package"] for name, pin in pins.items()
     }
 
@@ -53,12 +56,12 @@ def test_hook_output_shape() -> None:
 )
 def test_timeout_value_in_the_clients_unit(client: str, seconds: float, expected: int) -> None:
     """facts.timeout_unit: Gemini counts milliseconds, the others whole seconds (at least 1)."""
-    assert facts.timeout_value(client, seconds) == expected
+    assert settings_snippets.timeout_value(client, seconds) == expected
 
 
 def test_hook_settings_groups_hooks_by_event() -> None:
     """The settings shape shared by the three clients: event -> [{matcher, hooks: [...]}]."""
-    settings = facts.hook_settings(
+    settings = settings_snippets.hook_settings(
         "gemini", [("BeforeAgent", "a", 2), ("BeforeAgent", "b", 1), ("AfterTool", "c", 3)]
     )
     assert settings == {
@@ -83,15 +86,15 @@ def test_mcp_registration_shapes() -> None:
     """facts.mcp.registration: JSON mcpServers for Claude (type stdio) and Gemini (trust),
     TOML [mcp_servers.NAME] for Codex (required, tools approved)."""
     servers = [("ctx", "/usr/bin/python3", ("-m", "bridge"))]
-    claude = facts.mcp_json("claude", servers)["mcpServers"]["ctx"]
+    claude = settings_snippets.mcp_json("claude", servers)["mcpServers"]["ctx"]
     assert claude == {
         "type": "stdio",
         "command": "/usr/bin/python3",
         "args": ["-m", "bridge"],
         "env": {},
     }
-    assert facts.mcp_json("gemini", servers)["mcpServers"]["ctx"]["trust"] is True
-    codex = tomllib.loads(facts.codex_mcp_toml(servers))["mcp_servers"]["ctx"]
+    assert settings_snippets.mcp_json("gemini", servers)["mcpServers"]["ctx"]["trust"] is True
+    codex = tomllib.loads(settings_snippets.codex_mcp_toml(servers))["mcp_servers"]["ctx"]
     assert codex == {
         "command": "/usr/bin/python3",
         "args": ["-m", "bridge"],
@@ -99,9 +102,11 @@ def test_mcp_registration_shapes() -> None:
         "default_tools_approval_mode": "approve",
     }
     with pytest.raises(ValueError):
-        facts.mcp_json("codex", servers)
+        settings_snippets.mcp_json("codex", servers)
     passed = tomllib.loads(
-        facts.codex_mcp_toml(servers, env_vars=["XDG_RUNTIME_DIR"], startup_timeout_s=30)
+        settings_snippets.codex_mcp_toml(
+            servers, env_vars=["XDG_RUNTIME_DIR"], startup_timeout_s=30
+        )
     )["mcp_servers"]["ctx"]
     assert passed == {**codex, "env_vars": ["XDG_RUNTIME_DIR"], "startup_timeout_sec": 30}
 
@@ -115,7 +120,7 @@ def test_mcp_files_and_environment() -> None:
     assert claude.approval_files.project == ".claude/settings.local.json"
     assert gemini.server_files == facts.GEMINI.hook_files and gemini.approval_files is None
     assert codex.server_files.user_root == "$CODEX_HOME" and codex.approval_files is None
-    assert [f.mcp.environment for f in (facts.CLAUDE, facts.GEMINI, facts.CODEX)] == [
+    assert [MEASURED[c].mcp_environment for c in ("claude", "gemini", "codex")] == [
         "inherited",
         "inherited",
         "allowlist",
@@ -142,31 +147,29 @@ def test_paths_from_file_tools() -> None:
     (Claude's Bash, Gemini's run_shell_command) carry a command read by the one shell
     parser Codex's goes through; a tool that is not a file tool, or an input without the
     key, names none."""
-    assert facts.paths_from_tool_input("claude", "Read", {"file_path": "/r/a.py"}) == ("/r/a.py",)
-    assert facts.paths_from_tool_input("gemini", "read_file", {"file_path": "a.py"}) == ("a.py",)
-    assert facts.paths_from_tool_input("claude", "Bash", {"command": "cat a.py"}) == ("a.py",)
+    assert paths_of("claude", "Read", {"file_path": "/r/a.py"}) == ("/r/a.py",)
+    assert paths_of("gemini", "read_file", {"file_path": "a.py"}) == ("a.py",)
+    assert paths_of("claude", "Bash", {"command": "cat a.py"}) == ("a.py",)
     bash = {"command": "nl -ba src/a.py | sed -n 1,40p", "description": "show it"}
-    assert facts.paths_from_tool_input("claude", "Bash", bash) == ("src/a.py",)
+    assert paths_of("claude", "Bash", bash) == ("src/a.py",)
     shell = {"command": "head -n 5 lib/b.py", "description": "x"}
-    assert facts.paths_from_tool_input("gemini", "run_shell_command", shell) == ("lib/b.py",)
-    assert facts.paths_from_tool_input("claude", "Bash", {"command": "make test"}) == ()
-    assert facts.paths_from_tool_input("claude", "WebFetch", {"command": "cat a.py"}) == ()
-    assert facts.paths_from_tool_input("gemini", "replace", {}) == ()
+    assert paths_of("gemini", "run_shell_command", shell) == ("lib/b.py",)
+    assert paths_of("claude", "Bash", {"command": "make test"}) == ()
+    assert paths_of("claude", "WebFetch", {"command": "cat a.py"}) == ()
+    assert paths_of("gemini", "replace", {}) == ()
 
 
 def test_codex_tool_inputs() -> None:
     """facts.CODEX.file_tools: Bash carries a shell command (a string as seen, or argv),
     apply_patch the patch, both under "command"."""
-    assert facts.paths_from_tool_input("codex", "Bash", {"command": "cat src/a.py"}) == (
-        "src/a.py",
-    )
+    assert paths_of("codex", "Bash", {"command": "cat src/a.py"}) == ("src/a.py",)
     argv = ["bash", "-lc", "sed -n '1,20p' src/a.py"]
-    assert facts.paths_from_tool_input("codex", "Bash", {"command": argv}) == ("src/a.py",)
+    assert paths_of("codex", "Bash", {"command": argv}) == ("src/a.py",)
     patch = (
         "*** Begin Patch\n*** Update File: src/a.py\n*** Move to: src/b.py\n@@\n-x\n+y\n"
         "*** Add File: docs/new.md\n+hi\n*** Delete File: old.txt\n*** End Patch\n"
     )
-    assert facts.paths_from_tool_input("codex", "apply_patch", {"command": patch}) == (
+    assert paths_of("codex", "apply_patch", {"command": patch}) == (
         "src/a.py",
         "src/b.py",
         "docs/new.md",
@@ -224,9 +227,9 @@ def test_codex_tool_inputs() -> None:
     ],
 )
 def test_paths_from_shell(command: str, paths: list[str]) -> None:
-    """facts.paths_from_shell: the conservative forms give their file operands; anything the
+    """tool_paths.paths_from_shell: the conservative forms give their file operands; anything the
     shell would expand, redirect, or a command outside the readers gives none."""
-    assert list(facts.paths_from_shell(command)) == paths
+    assert list(tool_paths.paths_from_shell(command)) == paths
 
 
 def test_facts_are_plain_data() -> None:

@@ -25,6 +25,7 @@ from providers.clients import facts
 from providers.clients.sections import FIRST_LINE, SERVER_NAME
 from tests.clients.bridge import BridgeEnv, daemon_pids, make_repo
 from tests.clients.conftest import Runs
+from tests.clients.measured import MEASURED
 from tests.clients.real_clients import Run, missing_reason, reached, run_client
 from tests.clients.stub_model import McpCall, Text
 from tests.clients.test_real_clients import roles_carrying
@@ -120,10 +121,10 @@ def test_the_instructions_reach_every_request(
     requests = run.model_requests
     everywhere = list(range(len(requests)))
     assert reached(FIRST_LINE, requests) == everywhere, run.describe()
-    whole = facts.FACTS[client].mcp.instructions_kept == "all"
+    whole = MEASURED[client].mcp_instructions_kept == "all"
     assert reached("Cursor marker MC-K1.", requests) == (everywhere if whole else [])
     roles = roles_carrying(FIRST_LINE[:60], requests[0])
-    assert roles == {facts.FACTS[client].mcp.instructions_role}, (roles, run.describe())
+    assert roles == {MEASURED[client].mcp_instructions_role}, (roles, run.describe())
 
 
 @pytest.mark.slow

@@ -112,7 +112,8 @@ def test_instructions_fit_what_each_client_keeps(
     """Issue 29 item 1: Claude Code cuts a server's instructions past 4096 characters
     (facts: instructions_chars), Codex CLI keeps their first line (250 characters): the
     instructions of a repository with 30 KB of rules fit Claude's whole, naming what
-    waits for the conventions tool; the first line, all Codex sees, says what to call."""
+    waits for the conventions tool; Codex gets the first line alone, which says what to
+    call."""
     pieces = [
         deltas.Piece("conventions", f"docs/rule-{i}.md", f"Rule {i} marker.\n" + "x " * 1500)
         for i in range(10)
@@ -124,9 +125,12 @@ def test_instructions_fit_what_each_client_keeps(
     info = facts.FACTS[client].mcp
     if info.instructions_chars is not None:
         assert facts.inline_size(text) <= info.instructions_chars
+    first = text.partition("\n")[0]
+    if info.first_line_max is not None:  # Codex: the first line alone, nothing to cut
+        assert text == f"{first}\n" and len(first) <= info.first_line_max
+        return
     assert "Rule 0 marker." in text  # the first file, whole
     assert text.rstrip().endswith("(call conventions).")
-    first = text.partition("\n")[0]
     assert len(first) <= (facts.CODEX.mcp.first_line_max or 0) and "conventions" in first
 
 
@@ -207,11 +211,13 @@ def test_a_small_budget_names_what_was_left_out(here: BridgeEnv, repo: Path) -> 
     assert deltas.tokens(answer) <= 30
     assert "Left out to fit 30 tokens:" in answer
     budget = deltas.tokens(f"{FIRST_LINE}\n\n{FOLLOW}\n\n") + 40  # room for a little
-    text, paths = McpSession.here(str(repo), "codex").instructions(budget=budget)
+    text, paths = McpSession.here(str(repo), "gemini").instructions(budget=budget)
     assert deltas.tokens(text) <= budget
     assert "Left out to fit:" in text and "(call conventions)" in text
-    assert "M-A1" not in text  # Codex loads AGENTS.md itself
     assert "AGENTS.md" in paths
+    # Codex keeps the first line alone: nothing more is sent to be cut
+    codex, paths = McpSession.here(str(repo), "codex").instructions(budget=budget)
+    assert codex == f"{FIRST_LINE}\n" and "AGENTS.md" in paths
 
 
 def test_gemini_and_no_client(here: BridgeEnv, repo: Path) -> None:

@@ -18,8 +18,9 @@ from typing import Any
 
 import pytest
 
-from providers.clients import facts
+from providers.clients import facts, tool_paths
 from tests.clients.conftest import Runs, make_repo
+from tests.clients.measured import MEASURED
 from tests.clients.real_clients import (
     CLIENTS,
     McpServer,
@@ -72,7 +73,7 @@ def _hooks(client: str, work: Path) -> list[Any]:
     events = facts.FACTS[client].events
     hooks = []
     # Context that re-opens the turn has its own scenario (it makes many requests).
-    never = [event for event, avoid in events.never.items() if avoid.kind != "reopens"]
+    never = [e for e, avoid in MEASURED[client].never.items() if avoid.kind != "reopens"]
     for event in (events.session_start, events.per_prompt, events.after_tool, *never):
         hooks.append(context_hook(work, event, mark("CTX", event))[0])
     for event in (events.session_start, events.per_prompt, events.after_tool):
@@ -137,7 +138,7 @@ def run_project_hooks_untrusted(client: str, work: Path) -> Run:
         hooks=[hook],
         hooks_in="project",
         trust_hooks=False,
-        extra_args=facts.FACTS[client].hook_trust_args,
+        extra_args=MEASURED[client].hook_trust_args,
         workdir=work,
     )
 
@@ -294,7 +295,7 @@ def test_session_start_hook_reaches_every_request(runs: Runs, client: str) -> No
     requests = run.model_requests
     assert reached(mark("CTX", event), requests) == list(range(len(requests))), run.describe()
     roles = roles_carrying(mark("CTX", event), requests[0])
-    assert facts.FACTS[client].context_role in roles, (roles, run.describe())
+    assert MEASURED[client].context_role in roles, (roles, run.describe())
 
 
 def test_per_prompt_hook_reaches_first_request(runs: Runs, client: str) -> None:
@@ -325,16 +326,16 @@ def test_plain_stdout_reaches_only_where_the_facts_say(runs: Runs, client: str) 
     run = ok(scenario(runs, client, "hooks"))
     info = facts.FACTS[client]
     for event in (info.events.session_start, info.events.per_prompt, info.events.after_tool):
-        expected = event in info.plain_stdout_reaches
+        expected = event in MEASURED[client].plain_stdout_reaches
         assert reached_model(mark("PLAIN", event), run) is expected, (event, run.describe())
 
 
 def test_never_use_events_do_not_carry_context(runs: Runs, client: str) -> None:
-    """facts.events.never: additionalContext at an event the client rejects (Gemini says
+    """measured.never: additionalContext at an event the client rejects (Gemini says
     Claude's event names are invalid and never runs the hook) or ignores (the hook runs)
     never reaches the model."""
     run = ok(scenario(runs, client, "hooks"))
-    for event, avoid in facts.FACTS[client].events.never.items():
+    for event, avoid in MEASURED[client].never.items():
         if avoid.kind == "reopens":
             continue
         assert not reached_model(mark("CTX", event), run), (event, run.describe())
@@ -345,17 +346,11 @@ def test_never_use_events_do_not_carry_context(runs: Runs, client: str) -> None:
 
 
 def test_reopening_events(runs: Runs) -> None:
-    """facts.events.never (kind "reopens"): Claude's Stop hook with additionalContext makes
+    """measured.never (kind "reopens"): Claude's Stop hook with additionalContext makes
     it call the model again with the context in a new request: never use it."""
     client = installed("claude")
-    assert all(
-        a.kind != "reopens"
-        for c in ("gemini", "codex")
-        for a in facts.FACTS[c].events.never.values()
-    )
-    assert [e for e, a in facts.FACTS[client].events.never.items() if a.kind == "reopens"] == [
-        "Stop"
-    ]
+    assert all(a.kind != "reopens" for c in ("gemini", "codex") for a in MEASURED[c].never.values())
+    assert [e for e, a in MEASURED[client].never.items() if a.kind == "reopens"] == ["Stop"]
     run = ok(scenario(runs, client, "stop"))
     assert len(run.model_requests) > 1, run.describe()
     assert reached(mark("CTX", "Stop"), run.model_requests), run.describe()
@@ -373,7 +368,7 @@ def test_codex_skips_untrusted_hooks(runs: Runs) -> None:
     """facts.CODEX.hook_trust_args: without --dangerously-bypass-hook-trust (or a review in
     the TUI) Codex skips the hooks, silently: the run succeeds without the context."""
     client = installed("codex")
-    assert facts.FACTS["codex"].hook_trust_args == ("--dangerously-bypass-hook-trust",)
+    assert MEASURED["codex"].hook_trust_args == ("--dangerously-bypass-hook-trust",)
     run = ok(scenario(runs, client, "untrusted_hooks"))
     event = facts.FACTS[client].events.per_prompt
     assert not reached_model(mark("UNTRUSTED", event), run), run.describe()
@@ -419,13 +414,13 @@ def test_hook_input_fields(runs: Runs, client: str) -> None:
         inputs = _inputs(run, event)
         assert inputs, (event, run.describe())
         for data in inputs:
-            assert set(info.hook_input_fields) <= data.keys(), (event, data)
+            assert set(MEASURED[client].hook_input_fields) <= data.keys(), (event, data)
             assert data["hook_event_name"] == event, data
             assert Path(data["cwd"]).resolve() == repo.resolve(), data
             sessions.add(data["session_id"])
     assert len(sessions) == 1 and "" not in sessions, sessions
     prompt_input = _inputs(run, info.events.per_prompt)[0]
-    assert set(info.prompt_input_fields) <= prompt_input.keys(), prompt_input
+    assert set(MEASURED[client].prompt_input_fields) <= prompt_input.keys(), prompt_input
     assert "MARK-PROMPT-5d1" in prompt_input["prompt"], prompt_input
 
 
@@ -437,9 +432,9 @@ def test_after_tool_input_names_the_file(runs: Runs, client: str) -> None:
     info = facts.FACTS[client]
     repo = (run.home.parent.parent / "repo").resolve()
     data = _inputs(run, info.events.after_tool)[0]
-    assert set(info.tool_input_fields) <= data.keys(), data
+    assert set(MEASURED[client].tool_input_fields) <= data.keys(), data
     assert data["tool_name"] in {tool.name for tool in info.file_tools}, data
-    paths = facts.paths_from_tool_input(client, data["tool_name"], data["tool_input"])
+    paths = tool_paths.paths_from_tool_input(client, data["tool_name"], data["tool_input"])
     assert [(repo / p).resolve() for p in paths] == [repo / SOURCE], data
 
 
@@ -453,7 +448,7 @@ def test_codex_apply_patch_input_names_the_file(runs: Runs) -> None:
     assert (repo / SOURCE).read_text() == "print(1)\n", run.describe()
     data = _inputs(run, facts.FACTS[client].events.after_tool)[0]
     assert data["tool_name"] == "apply_patch", data
-    paths = facts.paths_from_tool_input(client, data["tool_name"], data["tool_input"])
+    paths = tool_paths.paths_from_tool_input(client, data["tool_name"], data["tool_input"])
     assert paths == (SOURCE,), data
     event = facts.FACTS[client].events.after_tool
     assert reached(mark("CTX", event), run.model_requests) == [1], run.describe()
@@ -471,7 +466,7 @@ def test_mcp_instructions_reach_the_model(runs: Runs, client: str) -> None:
     requests = run.model_requests
     everywhere = list(range(len(requests)))
     assert reached("MARK-MCP-6a2", requests) == everywhere, run.describe()
-    second_line = facts.FACTS[client].mcp.instructions_kept == "all"
+    second_line = MEASURED[client].mcp_instructions_kept == "all"
     assert reached("MARK-MCP-7b3", requests) == (everywhere if second_line else []), run.describe()
     # facts.mcp.first_line_max: a first line longer than that is cut, ending "..."
     cut = facts.FACTS[client].mcp.first_line_max
@@ -481,7 +476,7 @@ def test_mcp_instructions_reach_the_model(runs: Runs, client: str) -> None:
         kept = MCP_INSTRUCTIONS[: cut - 3] + "..."
         assert reached(kept, requests) == everywhere, run.describe()
     roles = roles_carrying("MARK-MCP-6a2", requests[0])
-    assert roles == {facts.FACTS[client].mcp.instructions_role}, (roles, run.describe())
+    assert roles == {MEASURED[client].mcp_instructions_role}, (roles, run.describe())
 
 
 def test_claude_does_not_wait_for_user_scope_mcp_servers(runs: Runs) -> None:
@@ -489,7 +484,7 @@ def test_claude_does_not_wait_for_user_scope_mcp_servers(runs: Runs) -> None:
     ~/.claude.json: a slow one is "still connecting" when the request leaves, without its
     instructions (the --mcp-config server of the test above was waited for)."""
     client = installed("claude")
-    assert "-p waits for --mcp-config servers only" in facts.CLAUDE.mcp.waits_for_server
+    assert "-p waits for --mcp-config servers only" in MEASURED["claude"].mcp_waits_for_server
     run = ok(scenario(runs, client, "slow_mcp"))
     first = run.model_requests[0]
     assert not reached("MARK-MCP-6a2", [first]), run.describe()
