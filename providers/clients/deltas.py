@@ -75,6 +75,27 @@ class Piece:
     kind: Kind
     label: str
     text: str
+    stamp: str = ""
+    """The shown file's own key (its inode, size and modification time), for a piece
+    that shows one file (conventions, a scoped doc): the piece changed when the file did,
+    not when a budget cut it elsewhere; "" for the others, compared by text."""
+
+    @property
+    def mark(self) -> str:
+        """What the session remembers of it: the file's stamp with the text's digest, or
+        the text's digest alone."""
+        text = digest(self.text)
+        return f"{self.stamp}:{text}" if self.stamp else text
+
+    def same_as(self, shown: str | None) -> bool:
+        """Whether ``shown`` (a :attr:`mark`) is this piece as the session saw it: the same
+        file, unchanged (another cut of it included), or the same text."""
+        if shown is None:
+            return False
+        stamp, sep, text = shown.partition(":")
+        if sep and self.stamp:
+            return stamp == self.stamp
+        return (text if sep else shown) == digest(self.text)
 
     @property
     def key(self) -> str:
@@ -103,12 +124,17 @@ def digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=10).hexdigest()
 
 
+def text_of(mark: str) -> str:
+    """The text's digest in a :attr:`Piece.mark`."""
+    return mark.rpartition(":")[2]
+
+
 @dataclass(frozen=True)
 class Memory:
     """What one session has been shown."""
 
     shown: Mapping[str, str] = field(default_factory=lambda: EMPTY_MAPPING)
-    """Piece key -> digest of the text shown."""
+    """Piece key -> its :attr:`Piece.mark` when shown."""
     totals: str = ""
     """The file tree's totals when it was last shown."""
     files: tuple[str, ...] = ()
@@ -241,7 +267,7 @@ def _fit(
     shown = dict(memory.shown)
     totals = memory.totals
     for piece in own:
-        shown[piece.key] = digest(piece.text)
+        shown[piece.key] = piece.mark
         if piece.kind == "file_tree":
             totals = tree_totals(piece.text)
     before: dict[str, str | None] = {}
@@ -256,7 +282,7 @@ def _fit(
             continue
         out.append(blocks[i])
         before.setdefault(piece.key, memory.shown.get(piece.key))
-        shown[piece.key] = digest(piece.text)
+        shown[piece.key] = piece.mark
         if piece.kind == "file_tree":
             totals_before = memory.totals
             totals = tree_totals(piece.text)
@@ -352,7 +378,7 @@ def prompt(memory: Memory, pieces: Sequence[Piece], own: Own, room: Room | int) 
         if piece.kind == "file_tree":
             if before is not None and tree_totals(piece.text) == memory.totals:
                 continue
-        elif before == digest(piece.text):
+        elif piece.same_as(before):
             continue
         chosen.append((piece, _changed_lead(piece, before)))
     fits = _room(room)
@@ -366,7 +392,7 @@ def after_tool(memory: Memory, pieces: Sequence[Piece], own: Own, room: Room | i
     """The scoped docs not shown yet in this session (or edited since)."""
     chosen = []
     theirs = []
-    texts = set(memory.shown.values())
+    texts = {text_of(mark) for mark in memory.shown.values()}
     for piece in pieces:
         if piece.kind != "scoped_docs" or piece.label == INDEX_LABEL:
             continue
@@ -377,7 +403,7 @@ def after_tool(memory: Memory, pieces: Sequence[Piece], own: Own, room: Room | i
         text = digest(piece.text)
         if before is None and text in texts:
             continue  # the same text under another name, already shown
-        if before != text:
+        if not piece.same_as(before):
             chosen.append((piece, _changed_lead(piece, before)))
             texts.add(text)
     fits = _room(room)

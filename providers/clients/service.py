@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -249,10 +250,11 @@ class Bridge:
         return tuple(str(self.root / f) for f in files)
 
     def _pieces(self, result: TurnResult) -> list[Piece]:
-        return [
-            Piece(self.kinds.get(provider, "dynamic"), label, text)
-            for provider, label, text in result.texts()
-        ]
+        pieces = []
+        for provider, label, text in result.texts():
+            piece = Piece(self.kinds.get(provider, "dynamic"), label, text)
+            pieces.append(replace(piece, stamp=_stamp(self.root, piece.path)))
+        return pieces
 
     def _after_tool(
         self,
@@ -369,3 +371,16 @@ def _event(info: facts.ClientFacts, name: str, payload: Mapping[str, Any]) -> Ev
     if name == events.after_tool:
         return "tool"
     return None
+
+
+def _stamp(root: Path, path: str) -> str:
+    """The key of the repository file ``path`` shows ("" for none): a doc cut differently
+    by another turn's budget is the same doc; an edit (or a file put in its place) is
+    not. An import the doc pulls in changing alone is not seen here."""
+    if not path:
+        return ""
+    try:
+        info = os.stat(root / path)
+    except (OSError, ValueError):
+        return ""
+    return f"{info.st_ino}-{info.st_size}-{info.st_mtime_ns}"

@@ -232,3 +232,17 @@ def test_gemini_gets_no_at_mention_it_would_expand_and_no_angle_brackets() -> No
     assert "<" not in deltas.frame(Piece("scoped_docs", 'a.md (applies to b via "*")', "t"))
     plain = deltas.added("start", Memory(), pieces, nobody, 6000).text
     assert "Ask @claude review" in plain  # the other clients get it as it is
+
+
+def test_a_doc_cut_another_way_is_the_same_doc_an_edit_is_not() -> None:
+    """Issue 29 item 3: a doc the session saw whole (the client attached it) comes back
+    cut by another turn's budget: the same file, not sent again; once the file itself
+    changed (another stamp), it is, marked updated."""
+    whole = Piece("scoped_docs", "internal/ui/AGENTS.md", "# UI\n\nAll of it.\n", "7-20-100")
+    cut = Piece("scoped_docs", "internal/ui/AGENTS.md", "# UI\n", "7-20-100")
+    read = deltas.added("tool", Memory(), [whole], lambda p: True, 2000)
+    assert read.text == ""
+    assert deltas.added("tool", read.memory, [cut], nobody, 2000).text == ""
+    edited = replace(cut, stamp="7-24-200")
+    again = deltas.added("tool", read.memory, [edited], nobody, 2000)
+    assert again.text.startswith("--- internal/ui/AGENTS.md (updated) ---")
