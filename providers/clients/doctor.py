@@ -78,6 +78,38 @@ def mcp_registered(client: str, scope: str, repo: Path) -> Path | None:
     return plan.path if mcp_setup.is_ours(entry) else None
 
 
+def twice(repo: Path) -> list[str]:
+    """A warning for each client that has both our hooks and our MCP server registered
+    (in either scope): the convention files would reach its model twice."""
+    warnings = []
+    for client in facts.FACTS:
+        hooks = [
+            path
+            for scope in ("project", "user")
+            if (path := settings_path(client, scope, repo)).exists() and hooks_in(path, client)
+        ]
+        servers = [
+            server
+            for scope in ("project", "user")
+            if (server := mcp_registered(client, scope, repo)) is not None
+        ]
+        if hooks and servers:
+            warnings.append(
+                f"{client} has both the context-providers hooks ({hooks[0]}) and its MCP "
+                f"server ({servers[0]}): the convention files reach the model twice; keep "
+                f"one (setup {client} --remove, or setup {client} --mcp --remove)"
+            )
+    return warnings
+
+
+def outside_git(repo: Path) -> str:
+    """A warning when ``repo`` is in no git repository (the hooks and the MCP server add
+    nothing there), else ''."""
+    if places.repository_root(str(repo)) is not None:
+        return ""
+    return f"{repo} is in no git repository: the hooks and the MCP server add nothing there"
+
+
 def problems(limit: int) -> list[str]:
     try:
         lines = Path(places.log_path()).read_text(encoding="utf-8", errors="replace")
@@ -117,6 +149,8 @@ def report(repo: Path, limit: int = 20) -> str:
         out.append("  (none)")
     out.append("")
     out.append(f"Settings in force (for {repo}):")
+    if outside_git(repo):
+        out.append(f"  ! {outside_git(repo)}")
     for client in facts.FACTS:
         for scope in ("project", "user"):
             path = settings_path(client, scope, repo)
@@ -127,6 +161,7 @@ def report(repo: Path, limit: int = 20) -> str:
             server = mcp_registered(client, scope, repo)
             if server is not None:
                 out.append(f"  {client:<6} {scope:<7} {server}: MCP server {SERVER_NAME}")
+    out.extend(f"  ! {warning}" for warning in twice(repo))
     out.append("")
     verdict = TrustStore().verdict(Path(places.repository_root(str(repo)) or repo))
     out.append(f"Trust (for {verdict.root}): {verdict.state.value}")
