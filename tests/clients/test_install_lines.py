@@ -77,8 +77,9 @@ def tools(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tools]:
     clone = base / "clone"
     git_env = {"PATH": os.environ.get("PATH", SYSTEM_PATH), "HOME": str(base)}
     sh(["git", "clone", "--quiet", str(REPO_ROOT), str(clone)], git_env)
-    keep = ("PATH", "LANG", "LC_ALL", "HOME", "PIP_CACHE_DIR", "UV_CACHE_DIR", "XDG_CACHE_HOME")
-    env = {k: v for k, v in os.environ.items() if k in keep or k.startswith("PIP_")}
+    # the user's environment (certificates, pip's index and caches), outside any venv
+    dropped = ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "UV_TOOL_DIR", "PIPX_HOME")
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     env.update(
         PIPX_HOME=str(base / "pipx"),
         PIPX_BIN_DIR=str(base / "pipx-bin"),
