@@ -25,6 +25,7 @@ Pure: :func:`files` is every file's path (relative to the repository) and text;
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -66,10 +67,14 @@ def hooks(client: str) -> dict[str, Any]:
     return facts.hook_settings(client, [(e, command, setup.HOOK_TIMEOUT_S) for e in events])
 
 
+def _plan(client: str) -> mcp_setup.McpPlan:
+    return mcp_setup.plan_for(client, "project", Path("."))  # the path is not used
+
+
 def server(client: str) -> tuple[str, tuple[str, ...]]:
     """The MCP server's command and arguments, as ``setup CLIENT --mcp --scope project``
     writes them."""
-    plan = mcp_setup.plan_for(client, "project", Path("."))  # the path is not used
+    plan = _plan(client)
     return plan.command, plan.args
 
 
@@ -84,7 +89,11 @@ def _manifest(client: str, mcp: bool) -> dict[str, Any]:
     }
     if mcp:
         command, args = server(client)
-        manifest["mcpServers"] = {SERVER_NAME: {"command": command, "args": list(args)}}
+        entry: dict[str, Any] = {"command": command, "args": list(args)}
+        if client == "codex":  # what setup writes into config.toml (facts.codex_mcp_toml)
+            table = tomllib.loads(mcp_setup.toml_block(_plan(client)))
+            entry = table["mcp_servers"][SERVER_NAME]
+        manifest["mcpServers"] = {SERVER_NAME: entry}
     return manifest
 
 

@@ -23,9 +23,10 @@ from pathlib import Path
 import pytest
 
 from providers.clients import facts, layouts
+from providers.clients.sections import FIRST_LINE
 from tests.clients.bridge import BridgeEnv, make_repo
 from tests.clients.real_clients import Run, client_binary, missing_reason, reached, run_client
-from tests.clients.stub_model import Text
+from tests.clients.stub_model import ReadFile, Text
 from tests.conftest import REPO_ROOT
 
 FILES = {
@@ -57,17 +58,18 @@ def channel_copy(where: Path) -> Path:
     return where
 
 
-def installing(client: str, source: Path) -> list[list[str]]:
-    """The client's own commands that install our hooks plugin from ``source``."""
+def installing(client: str, source: Path, mcp: bool = False) -> list[list[str]]:
+    """The client's own commands that install our hooks plugin (or ``mcp``: our MCP
+    server's) from ``source``."""
     binary = str(client_binary(client))
-    name = f"{layouts.NAME}@{layouts.MARKETPLACE}"
+    name = f"{layouts.MCP_NAME if mcp else layouts.NAME}@{layouts.MARKETPLACE}"
     if client == "claude":
         return [
             [binary, "plugin", "marketplace", "add", str(source)],
             [binary, "plugin", "install", name],
         ]
     if client == "gemini":
-        folder = source / layouts.folder("gemini")
+        folder = source / layouts.folder("gemini", mcp)
         return [[binary, "extensions", "install", str(folder), "--consent"]]
     return [
         [binary, "plugin", "marketplace", "add", str(source)],
@@ -93,7 +95,9 @@ def install(commands: Sequence[Sequence[str]], env: Mapping[str, str], log: Path
         assert done.returncode == 0, log.read_text(encoding="utf-8")
 
 
-def run_installed(client: str, bridge: BridgeEnv, work: Path) -> tuple[Run, Path]:
+def run_installed(
+    client: str, bridge: BridgeEnv, work: Path, mcp: bool = False
+) -> tuple[Run, Path]:
     source = channel_copy(work / "clone")
     repo = make_repo(work / "repo", FILES)
     log = work / "install.log"
@@ -101,14 +105,17 @@ def run_installed(client: str, bridge: BridgeEnv, work: Path) -> tuple[Run, Path
     env["PATH"] = f"{BIN}:{os.environ.get('PATH', '/usr/bin:/bin')}"
 
     def prepare(client_env: Mapping[str, str]) -> Sequence[str]:
-        install(installing(client, source), client_env, log)
-        return list(facts.FACTS[client].hook_trust_args)
+        install(installing(client, source, mcp), client_env, log)
+        return [] if mcp else list(facts.FACTS[client].hook_trust_args)
 
+    # with the MCP server, a second request (after a read) that a server still connecting
+    # when the first left (claude -p waits only for --mcp-config servers) has reached
+    read = str(repo / "src/calc.py") if client == "claude" else "src/calc.py"
     run = run_client(
         client,
         repo,
         PROMPT,
-        script=[Text("It is small.")],
+        script=[ReadFile(read), Text("It is small.")] if mcp else [Text("It is small.")],
         extra_env=env,
         workdir=work,
         timeout_s=180,
@@ -133,3 +140,22 @@ def test_the_client_installs_our_plugin_and_our_context_reaches_its_model(
     # session start: a rule no client loads by itself, git status
     assert reached("Cursor marker IC-C1.", requests)[:1] == [0], why
     assert reached("On branch main", requests)[:1] == [0], why
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("client", ["claude", "gemini", "codex"])
+def test_the_client_installs_our_mcp_plugin_and_its_instructions_reach_its_model(
+    client: str, bridge: BridgeEnv, tmp_path: Path
+) -> None:
+    """The MCP plugin (extension): the server's instructions reach a request; the rule no
+    client loads by itself with them, where the client keeps more than the first line."""
+    reason = missing_reason(client)
+    if reason:
+        pytest.skip(reason)
+    run, log = run_installed(client, bridge, tmp_path, mcp=True)
+    why = run.describe() + log.read_text(encoding="utf-8") + bridge.log()
+    assert run.exit_code == 0 and not run.timed_out, why
+    requests = run.model_requests
+    assert reached(FIRST_LINE, requests), why
+    if facts.FACTS[client].mcp.instructions_kept == "all":
+        assert reached("Cursor marker IC-C1.", requests), why
