@@ -37,7 +37,7 @@ import contextlib
 
 from benchmarks.floor import row
 from benchmarks.repos import generate, git
-from providers.clients import places, wire
+from providers.clients import places, setup, wire
 from providers.clients.deltas import tokens
 from providers.registry import PROVIDERS
 
@@ -65,10 +65,12 @@ class Env:
             "CONTEXT_PROVIDERS_HOOK_START_S": "300",
         }
 
-    def hook(self, client: str, payload: dict[str, Any], cwd: Path) -> tuple[float, str]:
+    def hook(
+        self, client: str, payload: dict[str, Any], cwd: Path, command: list[str] | None = None
+    ) -> tuple[float, str]:
         started = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-S", "-E", "-s", str(HOOK), client],
+            [*(command or [sys.executable, "-S", "-E", "-s", str(HOOK)]), client],
             input=json.dumps(payload).encode(),
             capture_output=True,
             cwd=cwd,
@@ -160,12 +162,21 @@ def python_pass(repeat: int, *flags: str) -> float:
     return median(samples[2:])
 
 
-def warm_hook(env: Env, repo: Path, repeat: int) -> float:
+LAUNCHED = [
+    "/bin/sh",
+    "-c",
+    setup.GUARD,
+    str(setup.installed_launcher(setup.LAUNCHER)),
+]
+"""The hook as ``setup`` registers it: the fail-open guard around the launcher."""
+
+
+def warm_hook(env: Env, repo: Path, repeat: int, command: list[str] | None = None) -> float:
     env.hook("claude", event("SessionStart", "warm", repo, source="startup"), repo)
     samples = []
     for _ in range(repeat + 3):
         seconds, text = env.hook(
-            "claude", event("UserPromptSubmit", "warm", repo, prompt="x"), repo
+            "claude", event("UserPromptSubmit", "warm", repo, prompt="x"), repo, command
         )
         assert text == "", text
         samples.append(seconds)
@@ -287,9 +298,11 @@ def main() -> int:
         trip = socket_round_trip(args.repeat * 4)
         floor = python_pass(args.repeat * 4) + trip
         strict = python_pass(args.repeat * 4, "-I", "-S") + trip
-        hook = warm_hook(env, small, args.repeat * 4)
+        hook = warm_hook(env, small, args.repeat * 4, LAUNCHED)
+        bare = warm_hook(env, small, args.repeat * 4)
         print(row("  hook vs python3 -c pass + socket RTT", hook * 1e3, floor * 1e3, 1.5))
         print(row("  hook vs python3 -I -S -c pass + RTT", hook * 1e3, strict * 1e3, 1.5))
+        print(row("  launcher (setup) vs python -S hook.py", hook * 1e3, bare * 1e3, 1.1))
         env.stop(small)
 
         print("2. first hook of a session vs the slowest standalone command")

@@ -121,9 +121,12 @@ def test_uv_tool_install_from_a_git_url(tools: Tools) -> None:
 
 
 @pytest.mark.slow
-def test_uvx_from_a_git_url(tools: Tools) -> None:
-    done = sh([tool("uvx"), "--from", tools.url, "context-providers", "--version"], tools.env)
-    assert done.stdout.startswith("context-providers "), done.stdout
+def test_uvx_from_a_git_url(tools: Tools, tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "mine", {"AGENTS.md": "# Mine\n\nMarker UVX-1.\n"})
+    argv = [tool("uvx"), "--from", tools.url, "context-providers", "preview", "."]
+    done = sh(argv, tools.env, cwd=repo)
+    assert done.stdout.startswith(f"(repository: {repo.resolve()}"), done.stdout[:300]
+    assert "Marker UVX-1." in done.stdout
 
 
 @pytest.mark.slow
