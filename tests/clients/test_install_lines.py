@@ -15,6 +15,7 @@ pipx and uv come from the project's dev extras (``./dev`` installs them)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -26,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from providers.clients import facts
-from tests.clients.bridge import BridgeEnv, make_repo
+from tests.clients.bridge import BridgeEnv, make_repo, session_start
 from tests.clients.real_clients import missing_reason, reached, run_client
 from tests.clients.stub_model import Text
 from tests.conftest import REPO_ROOT
@@ -213,3 +214,31 @@ def test_project_settings_work_unchanged_in_another_clone_with_another_install(
         assert reached(f"MARK-PS-{label}", run.model_requests), run.describe()
         outcomes[label] = bool(reached("Cursor marker PS-C1.", run.model_requests))
     assert outcomes == {"installed": True, "not installed": False}, bridge.log()
+
+
+@pytest.mark.slow
+def test_user_settings_survive_pipx_reinstall(
+    tools: Tools, pipx_installed: Path, bridge: BridgeEnv, tmp_path: Path
+) -> None:
+    """``setup`` (user scope) after ``pipx install`` names the launcher where PATH finds it
+    (pipx's bin directory), not inside pipx's venv; after ``pipx reinstall`` (a new venv)
+    the same command still answers a session start."""
+    home = tmp_path / "home"
+    env = {**tools.env, "HOME": str(home), "PATH": f"{pipx_installed}:{SYSTEM_PATH}"}
+    sh([str(pipx_installed / "context-providers"), "setup", "claude"], env)
+    settings = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    (command,) = {h["command"] for g in settings["hooks"]["SessionStart"] for h in g["hooks"]}
+    assert command.endswith(f" {pipx_installed / 'context-providers-hook'} claude"), command
+    sh([tool("pipx"), "reinstall", "context-providers"], tools.env)
+    repo = make_repo(tmp_path / "repo", FILES)
+    done = subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=json.dumps(session_start("claude", "s1", repo)),
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        env={**bridge.env, "PATH": SYSTEM_PATH},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0 and "Cursor marker PS-C1." in done.stdout, (done, bridge.log())
