@@ -77,8 +77,9 @@ def test_the_registered_mcp_command_does_not_run_the_repositorys_python(
     mark = tmp_path / "ran"
     plant(repo, planted, mark)
     plan = mcp_setup.plan_for("gemini", "project", repo)
-    argv = [plan.command, *plan.args]
-    answer = talk(argv, str(repo), env.env)
+    argv = [plan.command, *plan.args]  # by name, found on PATH (issue 30)
+    path = f"{Path(sys.executable).parent}:{env.env['PATH']}"
+    answer = talk(argv, str(repo), {**env.env, "PATH": path})
     assert "Use tabs." in answer.instructions
     assert not mark.exists(), f"{planted} ran with {shlex.join(argv)}"
     witness = subprocess.run(
