@@ -24,6 +24,7 @@ Pure: :func:`files` is every file's path (relative to the repository) and text;
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import tomllib
 from pathlib import Path
@@ -91,7 +92,9 @@ def _manifest(client: str, mcp: bool) -> dict[str, Any]:
         command, args = server(client)
         entry: dict[str, Any] = {"command": command, "args": list(args)}
         if client == "codex":  # what setup writes into config.toml (facts.codex_mcp_toml)
-            table = tomllib.loads(mcp_setup.toml_block(_plan(client)))
+            # required: who installs the plugin installs the tool (docs/install.md)
+            plan = dataclasses.replace(_plan(client), required=True)
+            table = tomllib.loads(mcp_setup.toml_block(plan))
             entry = table["mcp_servers"][SERVER_NAME]
         manifest["mcpServers"] = {SERVER_NAME: entry}
     return manifest

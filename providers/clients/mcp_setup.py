@@ -70,6 +70,9 @@ class McpPlan:
     """Where the rule allowing its tools goes (Claude), else None."""
     command: str
     args: tuple[str, ...]
+    required: bool = True
+    """Codex: whether a session waits for the server, and fails without it (False for
+    ``--scope project``: a teammate without the tool must not get sessions that fail)."""
 
 
 def server_args(client: str, options: Sequence[str] = ()) -> tuple[str, ...]:
@@ -89,7 +92,8 @@ def plan_for(client: str, scope: str, repo: Path, options: Sequence[str] = ()) -
     approval = place(info.approval_files) if info.approval_files else None
     command = launcher(SCRIPT, scope)
     args = server_args(client, options)
-    return McpPlan(client, place(info.server_files), approval, command, args)
+    required = scope != "project"
+    return McpPlan(client, place(info.server_files), approval, command, args, required)
 
 
 def is_ours(entry: Any) -> bool:
@@ -205,11 +209,12 @@ HEADER = f"[mcp_servers.{SERVER_NAME}]"
 
 
 def toml_block(plan: McpPlan) -> str:
-    return facts.codex_mcp_toml(
+    block = facts.codex_mcp_toml(
         [(SERVER_NAME, plan.command, plan.args)],
         env_vars=ENV_PASSED,
         startup_timeout_s=CODEX_STARTUP_S,
     )
+    return block if plan.required else block.replace("required = true", "required = false")
 
 
 def _toml_checked(text: str, path: Path) -> dict[str, Any]:
@@ -340,7 +345,9 @@ def _report(plan: McpPlan, changed: list[str], *, remove: bool, scope: str) -> s
     if plan.client == "codex" and scope == "project":
         report += (
             "Codex CLI reads .codex/config.toml only in a trusted project (trust it when "
-            "codex asks, or run codex with --trust once).\n"
+            "codex asks, or run codex with --trust once). The server is not required there "
+            "(required = false: a session of a teammate without context-providers must not "
+            "fail), so codex exec may send its first request before the server is up.\n"
         )
     note = path_note(SCRIPT, scope)
     if note:

@@ -242,3 +242,37 @@ def test_user_settings_survive_pipx_reinstall(
         check=False,
     )
     assert done.returncode == 0 and "Cursor marker PS-C1." in done.stdout, (done, bridge.log())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("client", ["claude", "gemini", "codex"])
+def test_a_projects_mcp_registration_fails_nothing_without_an_install(
+    client: str, tmp_path: Path
+) -> None:
+    """``setup CLIENT --mcp --scope project`` names the console script bare: a teammate
+    without context-providers on PATH still gets answers (Codex's server is not required
+    there: a required one that cannot start fails every session)."""
+    reason = missing_reason(client)
+    if reason:
+        pytest.skip(reason)
+    repo = make_repo(tmp_path / "repo", FILES)
+    sh(
+        [str(BIN / "context-providers"), "setup", client, "--mcp", "--scope", "project"],
+        {"PATH": f"{BIN}:{SYSTEM_PATH}", "HOME": str(tmp_path)},
+        cwd=repo,
+    )
+    mcp_config = ["--mcp-config", str(repo / ".mcp.json")] if client == "claude" else []
+    path = os.environ.get("PATH", SYSTEM_PATH).replace(f"{BIN}:", "")
+    assert shutil.which("context-providers", path=path) is None
+    run = run_client(
+        client,
+        repo,
+        "Say hi. MARK-NO-INSTALL",
+        script=[Text("hi")],
+        extra_env={"PATH": path},
+        extra_args=[*facts.FACTS[client].project_trust_args, *mcp_config],
+        workdir=tmp_path,
+        timeout_s=180,
+    )
+    assert run.exit_code == 0 and not run.timed_out, run.describe()
+    assert reached("MARK-NO-INSTALL", run.model_requests), run.describe()
