@@ -2,8 +2,9 @@
 ``hook``.
 
 ``hook`` is here for completeness (``context-providers hook claude < input.json``);
-the command ``setup`` writes runs ``providers/clients/hook.py`` directly, which skips
-this module, argparse and ``site`` altogether.
+the command ``setup`` writes runs the ``context-providers-hook`` launcher
+(``bin/context-providers-hook``), which imports ``providers/clients/hook.py`` alone and
+skips this module and argparse altogether.
 """
 
 from __future__ import annotations
