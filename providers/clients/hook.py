@@ -7,7 +7,8 @@ Run by ``setup``'s command line through the ``context-providers-hook`` launcher
 guard that exits 0 when it or its interpreter is gone: ``setup.GUARD``), which imports
 this module alone; before the launcher, as a file without ``site`` (``PYTHON -S -E -s
 .../clients/hook.py``: ``places`` and ``wire`` found beside it). Either way this module
-and the two it imports use nothing but ``os``, ``sys``, ``time`` and ``_socket``. The JSON input is not even parsed here: the hook finds the repository
+and the two it imports use nothing but ``os``, ``sys``, ``time`` and ``_socket``.
+The JSON input is not even parsed here: the hook finds the repository
 from its own working directory (the clients start hooks in the session's), and the
 background process, which parses the input, answers ``elsewhere`` in the rare case that
 the input's ``cwd`` lies in another repository; only then does the hook import ``json``.
