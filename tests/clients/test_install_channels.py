@@ -93,6 +93,8 @@ def install(commands: Sequence[Sequence[str]], env: Mapping[str, str], log: Path
                 f"$ {' '.join(command)}\n{done.stdout}{done.stderr}(exit {done.returncode})\n"
             )
         assert done.returncode == 0, log.read_text(encoding="utf-8")
+        # Gemini CLI declines an untrusted source folder, and exits 0
+        assert "is not trusted" not in done.stdout + done.stderr, log.read_text(encoding="utf-8")
 
 
 def run_installed(
@@ -159,3 +161,41 @@ def test_the_client_installs_our_mcp_plugin_and_its_instructions_reach_its_model
     assert reached(FIRST_LINE, requests), why
     if facts.FACTS[client].mcp.instructions_kept == "all":
         assert reached("Cursor marker IC-C1.", requests), why
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("client", ["claude", "gemini", "codex"])
+def test_doctor_names_our_installed_plugin_and_warns_of_it_with_the_mcp_server(
+    client: str, tmp_path: Path
+) -> None:
+    """Our hooks plugin installed by the client's own command, then ``setup CLIENT
+    --mcp``: ``setup`` and ``doctor`` warn that the conventions would arrive twice."""
+    reason = missing_reason(client)
+    if reason:
+        pytest.skip(reason)
+    source = channel_copy(tmp_path / "clone")
+    home = tmp_path / "home"
+    (home / ".codex").mkdir(parents=True)
+    repo = make_repo(tmp_path / "repo", FILES)
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "CODEX_HOME": str(home / ".codex"),
+        "XDG_RUNTIME_DIR": str(tmp_path / "run"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "GEMINI_CLI_NO_RELAUNCH": "true",
+        "GEMINI_CLI_TRUST_WORKSPACE": "true",  # else it asks to trust the source folder
+    }
+    install(installing(client, source), env, tmp_path / "install.log")
+    script = str(Path(sys.executable).parent / "context-providers")
+
+    def ours(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [script, *args], cwd=repo, env=env, capture_output=True, text=True, check=True
+        )
+
+    report = ours("doctor").stdout
+    assert f"({layouts.NAME})" in report and "has both" not in report, report
+    added = ours("setup", client, "--mcp")
+    assert f"warning: {client} has both the context-providers hooks" in added.stderr, added
+    assert f"{client} has both the context-providers hooks" in ours("doctor").stdout
