@@ -9,7 +9,8 @@
   marketplace add PATH|owner/repo``) listing its two plugins (``.codex-plugin/plugin.json``
   each; ``codex plugin add context-providers@context-providers``).
 - Gemini CLI: two extensions (``gemini-extension.json`` each: ``gemini extensions install
-  PATH/integrations/gemini-cli``).
+  PATH/integrations/gemini-cli``); the hooks one also at the repository's root, which is
+  what ``gemini extensions install https://github.com/OWNER/REPO`` installs.
 
 Each runs exactly what ``setup --scope project`` writes (:func:`setup.hook_command`,
 the MCP server's console script; by name, found on PATH, inside the fail-open guard):
@@ -134,7 +135,8 @@ def files() -> dict[str, str]:
         out[f"{folder(client)}/{manifest}/plugin.json"] = _json(_manifest(client, False))
         out[f"{folder(client)}/hooks/hooks.json"] = _json(hooks(client))
         out[f"{folder(client, True)}/{manifest}/plugin.json"] = _json(_manifest(client, True))
-    out[f"{folder('gemini')}/gemini-extension.json"] = _json(_gemini_extension(False))
-    out[f"{folder('gemini')}/hooks/hooks.json"] = _json(hooks("gemini"))
+    for root in ("", f"{folder('gemini')}/"):  # the repository's root: installs by URL
+        out[f"{root}gemini-extension.json"] = _json(_gemini_extension(False))
+        out[f"{root}hooks/hooks.json"] = _json(hooks("gemini"))
     out[f"{folder('gemini', True)}/gemini-extension.json"] = _json(_gemini_extension(True))
     return out

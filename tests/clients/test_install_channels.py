@@ -58,9 +58,10 @@ def channel_copy(where: Path) -> Path:
     return where
 
 
-def installing(client: str, source: Path, mcp: bool = False) -> list[list[str]]:
+def installing(client: str, source: Path, mcp: bool = False, root: bool = True) -> list[list[str]]:
     """The client's own commands that install our hooks plugin (or ``mcp``: our MCP
-    server's) from ``source``."""
+    server's) from ``source`` (Gemini CLI's hooks extension from the root, or not
+    ``root``: from its folder)."""
     binary = str(client_binary(client))
     name = f"{layouts.MCP_NAME if mcp else layouts.NAME}@{layouts.MARKETPLACE}"
     if client == "claude":
@@ -68,8 +69,8 @@ def installing(client: str, source: Path, mcp: bool = False) -> list[list[str]]:
             [binary, "plugin", "marketplace", "add", str(source)],
             [binary, "plugin", "install", name],
         ]
-    if client == "gemini":
-        folder = source / layouts.folder("gemini", mcp)
+    if client == "gemini":  # the hooks from the root, as an install by URL would
+        folder = source if root and not mcp else source / layouts.folder("gemini", mcp)
         return [[binary, "extensions", "install", str(folder), "--consent"]]
     return [
         [binary, "plugin", "marketplace", "add", str(source)],
@@ -186,7 +187,7 @@ def test_doctor_names_our_installed_plugin_and_warns_of_it_with_the_mcp_server(
         "GEMINI_CLI_NO_RELAUNCH": "true",
         "GEMINI_CLI_TRUST_WORKSPACE": "true",  # else it asks to trust the source folder
     }
-    install(installing(client, source), env, tmp_path / "install.log")
+    install(installing(client, source, root=False), env, tmp_path / "install.log")
     script = str(Path(sys.executable).parent / "context-providers")
 
     def ours(*args: str) -> subprocess.CompletedProcess[str]:
