@@ -132,11 +132,10 @@ def test_uvx_from_a_git_url(tools: Tools, tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_wheel_built_with_uv_installs_with_pipx(tools: Tools, tmp_path: Path) -> None:
-    dist = tmp_path / "dist"
-    sh([tool("uv"), "build", "--wheel", "--out-dir", str(dist)], tools.env, cwd=tools.clone)
-    (wheel,) = dist.glob("context_providers-*.whl")
+    sh([tool("uv"), "build", "--wheel"], tools.env, cwd=tools.clone)
+    (wheel,) = (tools.clone / "dist").glob("context_providers-*-py3-none-any.whl")
     env = {**tools.env, "PIPX_HOME": str(tmp_path / "pipx"), "PIPX_BIN_DIR": str(tmp_path / "b")}
-    sh([tool("pipx"), "install", str(wheel)], env)
+    sh([tool("pipx"), "install", f"dist/{wheel.name}"], env, cwd=tools.clone)
     works(tmp_path / "b", env)
 
 
