@@ -313,9 +313,17 @@ def run(
 
 def path_note(name: str, scope: str) -> str:
     """For ``--scope project``: the settings name ``name`` as found on PATH; say so, and
-    whether it is found here."""
+    whether it is found here. For ``--scope user``, when ``name`` is not on PATH: the
+    settings name it inside this environment, which may not last (``uvx`` runs from a
+    cache)."""
     if scope != "project":
-        return ""
+        if on_path(name):
+            return ""
+        return (
+            f"note: {name} is not on your PATH: the settings name it at "
+            f"{installed_launcher(name)}; if that environment is temporary (uvx), install "
+            "context-providers (pipx install, uv tool install) and run setup again."
+        )
     where = "it is on your PATH" if on_path(name) else "it is NOT on your PATH here"
     return (
         f"note: the project's settings run {name} as found on PATH ({where}): each "

@@ -224,7 +224,8 @@ def test_user_settings_survive_pipx_reinstall(
     the same command still answers a session start."""
     home = tmp_path / "home"
     env = {**tools.env, "HOME": str(home), "PATH": f"{pipx_installed}:{SYSTEM_PATH}"}
-    sh([str(pipx_installed / "context-providers"), "setup", "claude"], env)
+    written = sh([str(pipx_installed / "context-providers"), "setup", "claude"], env)
+    assert "not on your PATH" not in written.stdout, written.stdout
     settings = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))
     (command,) = {h["command"] for g in settings["hooks"]["SessionStart"] for h in g["hooks"]}
     assert command.endswith(f" {pipx_installed / 'context-providers-hook'} claude"), command

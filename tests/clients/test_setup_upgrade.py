@@ -112,3 +112,20 @@ def test_doctor_says_a_directory_is_in_no_git_repository(tmp_path: Path) -> None
     plain = tmp_path / "plain"
     plain.mkdir()
     assert f"{plain} is in no git repository" in doctor(tmp_path / "home", plain)
+
+
+def test_user_setup_says_when_the_launcher_is_not_on_path(tmp_path: Path) -> None:
+    """Run from an environment whose commands are not on PATH (``./dev``'s ``.venv``, or
+    uvx's cache), ``setup`` names the launcher there, and says so."""
+    home, repo = tmp_path / "home", make_repo(tmp_path / "repo", {"a.txt": "a\n"})
+    done = subprocess.run(
+        [str(setup.installed_launcher("context-providers")), "setup", "claude"],
+        cwd=repo,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(home)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    launcher = setup.installed_launcher(setup.LAUNCHER)
+    assert f"note: {setup.LAUNCHER} is not on your PATH" in done.stdout, done.stdout
+    assert str(launcher) in done.stdout
