@@ -1,7 +1,9 @@
 """Issue 21's numbers: the hooks bridge, as ratios against floors measured in the same run.
 
 1. A warm hook call (a prompt where nothing changed, the background process running)
-   against a bare ``python3 -c pass`` plus one Unix-socket round trip (target 1.5x).
+   against a bare ``python3 -c pass`` plus one Unix-socket round trip (target 1.5x);
+   and ``setup``'s command (the launcher) against the former one (``python -S hook.py``),
+   run from an installed (non-editable) environment to compare what users get.
 2. The first hook of a session (SessionStart) against the slowest of the four
    standalone commands (``context-file-tree --repo R`` ...) on the same repository, at
    1k, 10k and 100k files (target 1.3x): cold (no background process yet: it starts
@@ -38,7 +40,7 @@ import contextlib
 
 from benchmarks.floor import row
 from benchmarks.repos import generate, git
-from providers.clients import places, wire
+from providers.clients import places, setup, wire
 from providers.clients.deltas import tokens
 from providers.registry import PROVIDERS
 
@@ -73,10 +75,12 @@ class Env:
             "CONTEXT_PROVIDERS_HOOK_START_S": "300",
         }
 
-    def hook(self, client: str, payload: dict[str, Any], cwd: Path) -> tuple[float, str]:
+    def hook(
+        self, client: str, payload: dict[str, Any], cwd: Path, command: list[str] | None = None
+    ) -> tuple[float, str]:
         started = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-S", "-E", "-s", str(HOOK), client],
+            [*(command or [sys.executable, "-S", "-E", "-s", str(HOOK)]), client],
             input=json.dumps(payload).encode(),
             capture_output=True,
             cwd=cwd,
@@ -168,16 +172,30 @@ def python_pass(repeat: int, *flags: str) -> float:
     return median(samples[2:])
 
 
-def warm_hook(env: Env, repo: Path, repeat: int) -> float:
+LAUNCHED = [
+    "/bin/sh",
+    "-c",
+    setup.GUARD,
+    str(setup.installed_launcher(setup.LAUNCHER)),
+]
+"""The hook as ``setup`` registers it: the fail-open guard around the launcher."""
+FORMER = ["/bin/sh", "-c", setup.OLD_GUARD, sys.executable, "-S", "-E", "-s", str(HOOK)]
+"""The hook as ``setup`` registered it before the launcher (issue 30)."""
+
+
+def warm_hook(env: Env, repo: Path, repeat: int, *commands: list[str] | None) -> list[float]:
+    """The median warm hook of each command (None: ``python -S -E -s hook.py``), their
+    runs interleaved so that the machine's drift weighs on each alike."""
     env.hook("claude", event("SessionStart", "warm", repo, source="startup"), repo)
-    samples = []
+    samples: list[list[float]] = [[] for _ in commands]
     for _ in range(repeat + 3):
-        seconds, text = env.hook(
-            "claude", event("UserPromptSubmit", "warm", repo, prompt="x"), repo
-        )
-        assert text == "", text
-        samples.append(seconds)
-    return median(samples[3:])
+        for index, command in enumerate(commands):
+            seconds, text = env.hook(
+                "claude", event("UserPromptSubmit", "warm", repo, prompt="x"), repo, command
+            )
+            assert text == "", text
+            samples[index].append(seconds)
+    return [median(each[3:]) for each in samples]
 
 
 # -- 2. the first hook of a session -------------------------------------------------
@@ -307,9 +325,10 @@ def main() -> int:
         trip = socket_round_trip(args.repeat * 4)
         floor = python_pass(args.repeat * 4) + trip
         strict = python_pass(args.repeat * 4, "-I", "-S") + trip
-        hook = warm_hook(env, small, args.repeat * 4)
+        hook, bare = warm_hook(env, small, args.repeat * 4, LAUNCHED, FORMER)
         print(row("  hook vs python3 -c pass + socket RTT", hook * 1e3, floor * 1e3, 1.5))
         print(row("  hook vs python3 -I -S -c pass + RTT", hook * 1e3, strict * 1e3, 1.5))
+        print(row("  setup's command vs the former one", hook * 1e3, bare * 1e3, 1.1))
         env.stop(small)
 
         print("2. first hook of a session vs the slowest standalone command")

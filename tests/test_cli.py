@@ -75,6 +75,21 @@ def test_main_script_preview_is_python_m_providers_preview() -> None:
     assert normalised(by_script.stdout) == normalised(by_module.stdout)
 
 
+@pytest.mark.slow
+def test_preview_sample_repo_previews_the_sample_not_the_checkout() -> None:
+    """Issue 30 item 4: ``context-providers preview sample_repo`` from the checkout (what
+    ``uvx --from . context-providers preview sample_repo`` runs) previews the sample in a
+    scratch copy, as ``./dev preview`` does, not the enclosing checkout's repository: its
+    ``.preview-session.json`` says it is a project of its own."""
+    plain = run(script(MAIN), "preview", "sample_repo", cwd=REPO_ROOT)
+    scratch = run(script(MAIN), "preview", "--scratch", "sample_repo", cwd=REPO_ROOT)
+    assert plain.returncode == 0, plain.stderr
+    first = plain.stdout.splitlines()[0]
+    assert first.startswith(f"(repository: {SAMPLE_REPO}, as a scratch git copy"), first
+    assert "tasklane" in plain.stdout and "PluggableHarness" not in plain.stdout
+    assert normalised(plain.stdout) == normalised(scratch.stdout)
+
+
 @pytest.mark.parametrize("entry", PROVIDERS, ids=lambda e: e.package)
 def test_provider_script_help_says_serve_or_preview_with_the_real_defaults(
     entry: ProviderEntry,

@@ -53,7 +53,7 @@ FOREIGN = {
 """Options the pages name that belong to another program, and whose."""
 
 COMMAND = re.compile(
-    r"(?<![\w.-])(?:(?P<script>context-[a-z][a-z-]*[a-z])"
+    r"(?<![\w./-])(?:(?P<script>context-[a-z][a-z-]*[a-z])"
     r"|python3?(?: -[A-Za-z])* -m providers(?:\.(?P<module>\w+))?"
     r"|(?P<dev>\./dev preview))"
     r"(?: (?P<sub>[a-z][\w-]*))?"
@@ -61,7 +61,9 @@ COMMAND = re.compile(
 """One of our commands: a console script (``context-providers`` followed by its
 subcommand), ``python -m providers[.<provider>]``, or ``./dev preview``."""
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
-SCRIPT_NAME = re.compile(r"(?<![\w.-])context-[a-z][a-z-]*[a-z]")
+SCRIPT_NAME = re.compile(r"(?<![\w./-])context-[a-z][a-z-]*[a-z](?![\w@-])")
+"""A script's name (not a path's or a URL's part, ``github.com/context-providers``, nor
+a plugin's name in ``NAME@MARKETPLACE``)."""
 PROVIDER_BLOCK = re.compile(r'provider\s+"(?P<name>\w+)"\s*\{(?P<body>[^}]*)\}')
 HCL_ATTRIBUTE = re.compile(r"(?:^|[{\s])(\w+)\s*=(?!=)")
 SCRIPT_HEADING = re.compile(r"\((context-[a-z-]+)\)")
@@ -69,7 +71,9 @@ SCRIPT_HEADING = re.compile(r"\((context-[a-z-]+)\)")
 
 def scripts() -> dict[str, str]:
     pyproject = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    named: dict[str, str] = pyproject["project"]["scripts"]
+    named: dict[str, str] = dict(pyproject["project"]["scripts"])
+    for path in pyproject["tool"]["setuptools"].get("script-files", []):  # the hook launcher
+        named[Path(path).name] = path
     return named
 
 

@@ -110,7 +110,9 @@ def test_wheel_metadata_license_typing_and_scripts(built: tuple[Path, Path, str]
         entry_points = wheel.read(f"{info}/entry_points.txt").decode()
         license_text = wheel.read(f"{info}/licenses/LICENSE").decode()
     assert "providers/py.typed" in names
-    assert {n.split("/")[0] for n in names} == {"providers", info}
+    data = info.replace(".dist-info", ".data")  # the hook's launcher, a plain script
+    assert {n.split("/")[0] for n in names} == {"providers", info, data}
+    assert {n for n in names if n.startswith(data)} == {f"{data}/scripts/context-providers-hook"}
     assert metadata["License-Expression"] == "MIT"
     assert metadata.get_all("License-File") == ["LICENSE"]
     assert license_text.startswith("MIT License\n")

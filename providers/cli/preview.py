@@ -104,6 +104,9 @@ class Script:
 
     turns: list[list[str]]
     note: str = ""
+    scratch: bool = False
+    """The folder is a project of its own (``"scratch": true``: sample_repo, inside our
+    checkout's repository): previewed as with ``--scratch``."""
 
 
 def run(
@@ -128,7 +131,7 @@ def run(
         sys.stderr.write(f"error: {exc}\n")
         return EXIT_ERROR
     script = load_script(directory)
-    with previewed_repository(directory, scratch=scratch) as where:
+    with previewed_repository(directory, scratch=scratch or script.scratch) as where:
         out.write(f"{where.note}\n({resolved.source_line})\n")
         for note in resolved.notes:
             out.write(f"(note: {note})\n")
@@ -152,7 +155,7 @@ def load_script(directory: Path) -> Script:
     if path.is_file():
         data = json.loads(path.read_text(encoding="utf-8"))
     turns = [list(turn.get("files_touched", [])) for turn in data.get("turns", DEFAULT_TURNS)]
-    return Script(turns, str(data.get("note", "")))
+    return Script(turns, str(data.get("note", "")), data.get("scratch") is True)
 
 
 def _run(
@@ -271,7 +274,8 @@ def main(argv: list[str], *, prog: str = "python -m providers preview") -> int:
         action="store_true",
         help="preview DIR as a project of its own, in a scratch git copy where the "
         "scripted turns edit the files they touch (default for a folder in no git "
-        "repository; DIR is never written to)",
+        'repository, and for one whose .preview-session.json says "scratch": true; '
+        "DIR is never written to)",
     )
     parser.add_argument(
         "--render",

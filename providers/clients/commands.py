@@ -2,8 +2,9 @@
 ``hook``.
 
 ``hook`` is here for completeness (``context-providers hook claude < input.json``);
-the command ``setup`` writes runs ``providers/clients/hook.py`` directly, which skips
-this module, argparse and ``site`` altogether.
+the command ``setup`` writes runs the ``context-providers-hook`` launcher
+(``bin/context-providers-hook``), which imports ``providers/clients/hook.py`` alone and
+skips this module and argparse altogether.
 """
 
 from __future__ import annotations
@@ -96,7 +97,19 @@ def setup_main(args: list[str], *, prog: str) -> int:
         sys.stderr.write(f"error: {error}\n")
         return 1
     sys.stdout.write(report)
+    _warn(parsed)
     return 0
+
+
+def _warn(parsed: argparse.Namespace) -> None:
+    """After a setup that wrote: the warnings (on stderr) of a project setup outside a
+    git repository, and of a client that now has both the hooks and the MCP server."""
+    if parsed.show or parsed.remove:
+        return
+    repo = parsed.repo.resolve()
+    warnings = [doctor.outside_git(repo)] if parsed.scope == "project" else []
+    warnings += [w for w in doctor.twice(repo) if w.startswith(f"{parsed.client} ")]
+    sys.stderr.writelines(f"warning: {w}\n" for w in warnings if w)
 
 
 def _setup_mcp(parsed: argparse.Namespace) -> int:
@@ -108,6 +121,7 @@ def _setup_mcp(parsed: argparse.Namespace) -> int:
         sys.stderr.write(f"error: {error}\n")
         return 1
     sys.stdout.write(report)
+    _warn(parsed)
     return 0
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from providers.clients import facts, mcp_setup, places, wire
+from providers.clients import facts, layouts, mcp_setup, places, wire
 from providers.clients.sections import SERVER_NAME
 from providers.clients.setup import SetupError, is_ours, load, settings_path
 from providers.host.trust import TrustStore
@@ -78,6 +78,77 @@ def mcp_registered(client: str, scope: str, repo: Path) -> Path | None:
     return plan.path if mcp_setup.is_ours(entry) else None
 
 
+def our_plugins(client: str, repo: Path) -> dict[str, str]:
+    """Our plugins (extensions) the client has installed and enabled: name to where that
+    is recorded (``layouts``: ``context-providers`` the hooks, ``-mcp`` the server)."""
+    found: dict[str, str] = {}
+    names = (layouts.NAME, layouts.MCP_NAME)
+    if client == "claude":
+        for scope in ("project", "user"):
+            path = settings_path(client, scope, repo)
+            try:
+                enabled = load(path, client).get("enabledPlugins") if path.exists() else None
+            except SetupError:
+                continue
+            for name in names:
+                key = f"{name}@{layouts.MARKETPLACE}"
+                if isinstance(enabled, dict) and enabled.get(key) is True:
+                    found.setdefault(name, f"{path}: {key}")
+    elif client == "gemini":
+        for name in names:
+            manifest = Path.home() / ".gemini" / "extensions" / name / "gemini-extension.json"
+            if manifest.is_file():
+                found[name] = str(manifest.parent)
+    else:
+        config = Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex") / "config.toml"
+        try:
+            table = tomllib.loads(config.read_text(encoding="utf-8")).get("plugins")
+        except (OSError, ValueError):
+            table = None
+        for name in names:
+            key = f"{name}@{layouts.MARKETPLACE}"
+            entry = table.get(key) if isinstance(table, dict) else None
+            if isinstance(entry, dict) and entry.get("enabled", True) is not False:
+                found[name] = f"{config}: {key}"
+    return found
+
+
+def twice(repo: Path) -> list[str]:
+    """A warning for each client that has both our hooks and our MCP server registered
+    (in either scope, or as our plugins): the convention files would reach its model
+    twice."""
+    warnings = []
+    for client in facts.FACTS:
+        installed = our_plugins(client, repo)
+        hooks = [
+            str(path)
+            for scope in ("project", "user")
+            if (path := settings_path(client, scope, repo)).exists() and hooks_in(path, client)
+        ]
+        hooks += [installed[layouts.NAME]] if layouts.NAME in installed else []
+        servers = [
+            str(server)
+            for scope in ("project", "user")
+            if (server := mcp_registered(client, scope, repo)) is not None
+        ]
+        servers += [installed[layouts.MCP_NAME]] if layouts.MCP_NAME in installed else []
+        if hooks and servers:
+            warnings.append(
+                f"{client} has both the context-providers hooks ({hooks[0]}) and its MCP "
+                f"server ({servers[0]}): the convention files reach the model twice; keep "
+                f"one (setup {client} --remove, or setup {client} --mcp --remove)"
+            )
+    return warnings
+
+
+def outside_git(repo: Path) -> str:
+    """A warning when ``repo`` is in no git repository (the hooks and the MCP server add
+    nothing there), else ''."""
+    if places.repository_root(str(repo)) is not None:
+        return ""
+    return f"{repo} is in no git repository: the hooks and the MCP server add nothing there"
+
+
 def problems(limit: int) -> list[str]:
     try:
         lines = Path(places.log_path()).read_text(encoding="utf-8", errors="replace")
@@ -117,6 +188,8 @@ def report(repo: Path, limit: int = 20) -> str:
         out.append("  (none)")
     out.append("")
     out.append(f"Settings in force (for {repo}):")
+    if outside_git(repo):
+        out.append(f"  ! {outside_git(repo)}")
     for client in facts.FACTS:
         for scope in ("project", "user"):
             path = settings_path(client, scope, repo)
@@ -127,6 +200,9 @@ def report(repo: Path, limit: int = 20) -> str:
             server = mcp_registered(client, scope, repo)
             if server is not None:
                 out.append(f"  {client:<6} {scope:<7} {server}: MCP server {SERVER_NAME}")
+        for name, where in our_plugins(client, repo).items():
+            out.append(f"  {client:<6} plugin  {where} ({name})")
+    out.extend(f"  ! {warning}" for warning in twice(repo))
     out.append("")
     verdict = TrustStore().verdict(Path(places.repository_root(str(repo)) or repo))
     out.append(f"Trust (for {verdict.root}): {verdict.state.value}")

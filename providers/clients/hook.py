@@ -2,12 +2,13 @@
 background process and print its answer. Never in the way: it always exits 0, in time,
 and prints nothing when anything goes wrong (the reason goes to the log).
 
-Run by ``setup``'s command line as a file, ``PYTHON -S -E -s .../clients/hook.py CLIENT
-[start=N prompt=N tool=N]`` (inside a ``/bin/sh`` guard that exits 0 when either is
-gone: ``setup.GUARD``): no ``site`` (3-30 ms: .pth files, editable finders), so
-this module and the two it imports (``places``, ``wire``: found beside it, as the
-script's directory is first on ``sys.path``) use nothing but ``os``, ``sys``, ``time``
-and ``_socket``. The JSON input is not even parsed here: the hook finds the repository
+Run by ``setup``'s command line through the ``context-providers-hook`` launcher
+(``bin/context-providers-hook CLIENT [start=N prompt=N tool=N]``, inside a ``/bin/sh``
+guard that exits 0 when it or its interpreter is gone: ``setup.GUARD``), which imports
+this module alone; before the launcher, as a file without ``site`` (``PYTHON -S -E -s
+.../clients/hook.py``: ``places`` and ``wire`` found beside it). Either way this module
+and the two it imports use nothing but ``os``, ``sys``, ``time`` and ``_socket``.
+The JSON input is not even parsed here: the hook finds the repository
 from its own working directory (the clients start hooks in the session's), and the
 background process, which parses the input, answers ``elsewhere`` in the rare case that
 the input's ``cwd`` lies in another repository; only then does the hook import ``json``.

@@ -2,7 +2,8 @@
 
 The same rules as the hooks' setup (:mod:`providers.clients.setup`): merged into what is
 there, idempotent (our entry, the server named :data:`~sections.SERVER_NAME` that runs
-``-m providers mcp``, is replaced in place), ``--remove`` takes out exactly what it
+``context-providers mcp``, or ``-m providers mcp`` as written before, is replaced in
+place), ``--remove`` takes out exactly what it
 added, ``--print`` shows it. Per client (``facts.mcp``):
 
 - Claude Code: ``mcpServers`` in ``~/.claude.json`` (what ``claude mcp add --scope user``
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,7 +42,15 @@ from providers.clients import (
     toml_text,
 )
 from providers.clients.sections import ENV_START, ENV_WAIT, SERVER_NAME
-from providers.clients.setup import SetupError, comments_in, edit_json, parsed, update
+from providers.clients.setup import (
+    SetupError,
+    comments_in,
+    edit_json,
+    launcher,
+    parsed,
+    path_note,
+    update,
+)
 
 ENV_PASSED = (places.ENV_RUNTIME, places.ENV_STATE, hook.ENV_START, ENV_START, ENV_WAIT)
 """What Codex must pass on for the server to find the hooks' background process."""
@@ -53,7 +61,12 @@ MODULE_ARGS = ("-m", "providers", "mcp")
 SAFE_PATH = "-P"
 """Python's safe-path flag: ``-m`` would put the working directory (the client starts the
 server in the repository) first on ``sys.path``, so a ``providers.py``, ``providers/``
-or ``argparse.py`` there would run as the user."""
+or ``argparse.py`` there would run as the user. The entries written before the console
+script ran ``PYTHON -P -m providers mcp``; :func:`is_ours` still knows them."""
+SCRIPT = "context-providers"
+"""The console script the server runs as (``context-providers mcp``): its ``sys.path``
+starts at the script's own directory, never the working directory, and its path stays
+through a Python upgrade, a venv rebuild or ``pipx reinstall``."""
 
 
 @dataclass(frozen=True)
@@ -65,10 +78,13 @@ class McpPlan:
     """Where the rule allowing its tools goes (Claude), else None."""
     command: str
     args: tuple[str, ...]
+    required: bool = True
+    """Codex: whether a session waits for the server, and fails without it (False for
+    ``--scope project``: a teammate without the tool must not get sessions that fail)."""
 
 
 def server_args(client: str, options: Sequence[str] = ()) -> tuple[str, ...]:
-    return (SAFE_PATH, *MODULE_ARGS, "--client", client, *options)
+    return ("mcp", "--client", client, *options)
 
 
 def plan_for(client: str, scope: str, repo: Path, options: Sequence[str] = ()) -> McpPlan:
@@ -82,17 +98,21 @@ def plan_for(client: str, scope: str, repo: Path, options: Sequence[str] = ()) -
         return Path.home() / files.user
 
     approval = place(info.approval_files) if info.approval_files else None
-    return McpPlan(
-        client, place(info.server_files), approval, sys.executable, server_args(client, options)
-    )
+    command = launcher(SCRIPT, scope)
+    args = server_args(client, options)
+    required = scope != "project"
+    return McpPlan(client, place(info.server_files), approval, command, args, required)
 
 
 def is_ours(entry: Any) -> bool:
-    """Our server's entry: it runs ``-m providers mcp`` (after ``-P`` since it must; an
-    entry written before without it is ours too, and is replaced)."""
+    """Our server's entry: it runs ``context-providers mcp``, or (written before the
+    console script) ``PYTHON [-P] -m providers mcp``; both are replaced and removed."""
     args = entry.get("args") if isinstance(entry, dict) else None
     if not isinstance(args, list):
         return False
+    command = str(entry.get("command", "")) if isinstance(entry, dict) else ""
+    if os.path.basename(command) == SCRIPT and args[:1] == ["mcp"]:
+        return True
     words = args[1:] if args[:1] == [SAFE_PATH] else args
     return tuple(words[: len(MODULE_ARGS)]) == MODULE_ARGS
 
@@ -197,11 +217,12 @@ HEADER = f"[mcp_servers.{SERVER_NAME}]"
 
 
 def toml_block(plan: McpPlan) -> str:
-    return settings_snippets.codex_mcp_toml(
+    block = settings_snippets.codex_mcp_toml(
         [(SERVER_NAME, plan.command, plan.args)],
         env_vars=ENV_PASSED,
         startup_timeout_s=CODEX_STARTUP_S,
     )
+    return block if plan.required else block.replace("required = true", "required = false")
 
 
 def _toml_checked(text: str, path: Path) -> dict[str, Any]:
@@ -332,8 +353,13 @@ def _report(plan: McpPlan, changed: list[str], *, remove: bool, scope: str) -> s
     if plan.client == "codex" and scope == "project":
         report += (
             "Codex CLI reads .codex/config.toml only in a trusted project (trust it when "
-            "codex asks, or run codex with --trust once).\n"
+            "codex asks, or run codex with --trust once). The server is not required there "
+            "(required = false: a session of a teammate without context-providers must not "
+            "fail), so codex exec may send its first request before the server is up.\n"
         )
+    note = path_note(SCRIPT, scope)
+    if note:
+        report += note + "\n"
     if plan.client == "claude" and scope == "project":
         report += (
             "Claude Code asks once whether to use the servers of .mcp.json (interactive "

@@ -4,7 +4,8 @@ Merges, never overwrites: the file is edited as text (``json_text``), so the use
 other hooks, servers and keys, their comments (Gemini CLI's settings may hold some),
 indentation and key order stay byte for byte; it is written atomically, keeping its
 mode, owner and symlink, under a lock (``settings_file``). Idempotent: our entry is
-recognised by its command (it runs ``providers/clients/hook.py``), never added twice.
+recognised by its command (it runs the ``context-providers-hook`` launcher, or, written
+before it, ``providers/clients/hook.py``), never added twice.
 ``--remove`` takes out exactly our entries, and the containers that only held them:
 setup then ``--remove`` gives back the file byte for byte (and deletes a file, and
 directories, that setup created). ``--print`` shows the snippet instead.
@@ -20,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,13 +29,19 @@ from pathlib import Path
 from typing import Any
 
 from providers.clients import facts, json_text, settings_file, settings_snippets
-from providers.clients import hook as hook_module
 
 HOOK_TIMEOUT_S = 15.0
 """What the client allows our hook (it keeps its own, shorter bounds: see hook.py)."""
 SESSION_END = {"claude": "SessionEnd", "gemini": "SessionEnd"}
 """The clients whose session end a hook sees."""
+LAUNCHER = "context-providers-hook"
+"""The hook command's launcher (``bin/context-providers-hook``, installed beside the
+``context-providers`` console script): a plain script on the interpreter of the
+environment it is installed in, which survives a Python upgrade, a venv rebuild and
+``pipx reinstall`` (its path stays; only its first line changes)."""
 MARK = "providers/clients/hook.py"
+"""What the hook commands written before the launcher ran (recognised, replaced, removed)."""
+MARKS = (LAUNCHER, MARK)
 PARTS = ("start", "prompt", "tool")
 
 
@@ -50,21 +58,54 @@ class Plan:
     events: tuple[str, ...]
 
 
-GUARD = '[ -x "$0" ] && [ -f "$4" ] || exit 0; "$0" "$@" 2>/dev/null; exit 0'
+GUARD = 'command -v "$0" >/dev/null 2>&1 || exit 0; "$0" "$@" 2>/dev/null; exit 0'
 """The shell words around the hook: the clients run a hook command through a shell and
 treat a failing one as a reason to stop (Claude Code blocks the prompt on exit 127;
-Gemini CLI and Codex CLI send no request), so when the interpreter or the hook file is
-gone (``pip uninstall`` without ``setup --remove``, a venv rebuilt on another Python) the
-command exits 0 and prints nothing; and whatever the hook does, it exits 0. Run by
-``/bin/sh`` whatever the user's shell is: only the ``/bin/sh -c '...'`` words meet it."""
+Gemini CLI and Codex CLI send no request), so when the launcher is not there (not
+installed on this machine, ``pip uninstall`` without ``setup --remove``) or its
+interpreter is gone (a venv rebuilt on another Python) the command exits 0 and prints
+nothing; and whatever the hook does, it exits 0. Run by ``/bin/sh`` whatever the user's
+shell is: only the ``/bin/sh -c '...'`` words meet it."""
+OLD_GUARD = '[ -x "$0" ] && [ -f "$4" ] || exit 0; "$0" "$@" 2>/dev/null; exit 0'
+"""The guard of the commands written before the launcher (``PYTHON -S -E -s hook.py``)."""
 
 
-def hook_command(client: str, options: Sequence[str] = ()) -> str:
-    """The command line: ``/bin/sh`` running :data:`GUARD` around this interpreter,
-    without ``site`` (the hook needs none), on the hook file itself."""
-    hook_file = os.path.realpath(hook_module.__file__)
-    words = ["/bin/sh", "-c", GUARD, sys.executable, "-S", "-E", "-s", hook_file, client]
-    return shlex.join([*words, *options])
+def installed_launcher(name: str) -> Path:
+    """``name`` as installed beside this interpreter (``VENV/bin/NAME``; unresolved: a
+    venv's ``python`` is a link into the base Python, its scripts are not)."""
+    return Path(sys.executable).parent / name
+
+
+def launcher(name: str, scope: str) -> str:
+    """How settings name our launcher ``name`` (``context-providers-hook``, or
+    ``context-providers`` for the MCP server): for ``--scope project`` by its bare name,
+    found on each user's PATH (nothing of this machine goes into a file a team commits);
+    for ``--scope user`` the path PATH finds it at when that is ours (``pipx``'s
+    ``~/.local/bin/NAME``, which a reinstall keeps), else its path beside this interpreter
+    (a venv's ``bin``, which a rebuild keeps)."""
+    if scope == "project":
+        return name
+    ours = installed_launcher(name)
+    found = shutil.which(name)
+    if found is not None and os.path.realpath(found) == os.path.realpath(ours):
+        return found
+    return str(ours)
+
+
+def on_path(name: str) -> bool:
+    """Whether ``name`` on PATH is ours (the one beside this interpreter)."""
+    found = shutil.which(name)
+    ours = installed_launcher(name)
+    return found is not None and os.path.realpath(found) == os.path.realpath(ours)
+
+
+def hook_command(
+    client: str, options: Sequence[str] = (), *, scope: str = "user", command: str | None = None
+) -> str:
+    """The command line: ``/bin/sh`` running :data:`GUARD` around the launcher
+    (``command``, else :func:`launcher`'s choice for ``scope``)."""
+    word = command if command is not None else launcher(LAUNCHER, scope)
+    return shlex.join(["/bin/sh", "-c", GUARD, word, client, *options])
 
 
 def events_for(client: str, parts: Sequence[str] = PARTS) -> tuple[str, ...]:
@@ -88,7 +129,11 @@ def settings_path(client: str, scope: str, repo: Path) -> Path:
 
 
 def is_ours(entry: Any) -> bool:
-    return isinstance(entry, dict) and MARK in str(entry.get("command", ""))
+    """Our hook: it runs the launcher, or (written before it) ``hook.py``."""
+    if not isinstance(entry, dict):
+        return False
+    command = str(entry.get("command", ""))
+    return any(mark in command for mark in MARKS)
 
 
 def snippet(plan: Plan) -> dict[str, Any]:
@@ -248,7 +293,7 @@ def run(
 ) -> str:
     """Do what was asked; the report for the user."""
     path = settings_path(client, scope, repo)
-    plan = Plan(client, path, hook_command(client, options), events_for(client, parts))
+    plan = Plan(client, path, hook_command(client, options, scope=scope), events_for(client, parts))
     if show:
         return f"# {path}\n" + json.dumps(snippet(plan), indent=2) + "\n"
     comments = comments_in(client)
@@ -262,5 +307,26 @@ def run(
         report = f"{path}: already set up ({', '.join(plan.events)})\n"
     else:
         report = f"{path}: context-providers hooks added at {', '.join(plan.events)}\n"
-    note = trust_note(client, scope, path)
-    return report + (note + "\n" if note else "")
+    notes = [trust_note(client, scope, path), path_note(LAUNCHER, scope)]
+    return report + "".join(note + "\n" for note in notes if note)
+
+
+def path_note(name: str, scope: str) -> str:
+    """For ``--scope project``: the settings name ``name`` as found on PATH; say so, and
+    whether it is found here. For ``--scope user``, when ``name`` is not on PATH: the
+    settings name it inside this environment, which may not last (``uvx`` runs from a
+    cache)."""
+    if scope != "project":
+        if on_path(name):
+            return ""
+        return (
+            f"note: {name} is not on your PATH: the settings name it at "
+            f"{installed_launcher(name)}; if that environment is temporary (uvx), install "
+            "context-providers (pipx install, uv tool install) and run setup again."
+        )
+    where = "it is on your PATH" if on_path(name) else "it is NOT on your PATH here"
+    return (
+        f"note: the project's settings run {name} as found on PATH ({where}): each "
+        "teammate who installs context-providers (pipx install, uv tool install) gets it; "
+        "for one who has not, it does nothing and fails nothing. Commit the file."
+    )

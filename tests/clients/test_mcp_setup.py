@@ -6,6 +6,7 @@ merged, idempotent, ``--remove`` exact, ``--print`` writes nothing (issue 21).""
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from pathlib import Path
 
@@ -80,12 +81,16 @@ def test_setup_mcp_merges_is_idempotent_and_removes_exactly_its_own(
     first = setup(args, home, repo)
     assert first.returncode == 0, first.stderr
     entry = registered(client, path)
-    assert entry["args"] == ["-P", "-m", "providers", "mcp", "--client", client]
-    assert Path(str(entry["command"])).name.startswith("python")
+    assert entry["args"] == ["mcp", "--client", client]
+    # the console script: by name in a project's file, beside the interpreter in the user's
+    script = Path(sys.executable).parent / "context-providers"
+    assert entry["command"] == ("context-providers" if scope == "project" else str(script))
     if client == "codex":
         table = tomllib.loads(path.read_text())
         assert table["model"] == "gpt-5" and table["mcp_servers"]["mine"]["command"] == "my-server"
-        assert entry["required"] is True and entry["default_tools_approval_mode"] == "approve"
+        # a project's server is not required: without the tool a session must not fail
+        assert entry["required"] is (scope == "user")
+        assert entry["default_tools_approval_mode"] == "approve"
         assert entry["env_vars"] == list(ENV_PASSED) and "XDG_RUNTIME_DIR" in ENV_PASSED
         assert path.read_text().startswith(before)  # appended: nothing of theirs moved
     else:

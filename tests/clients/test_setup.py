@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from providers.clients import facts, json_text
-from providers.clients.setup import MARK, events_for
+from providers.clients.setup import LAUNCHER as MARK
+from providers.clients.setup import events_for, installed_launcher
 from tests.clients import gemini_json
-from tests.clients.bridge import HOOK
+
+LAUNCHER_PATH = installed_launcher(MARK)
 
 CLIENTS = tuple(facts.FACTS)
 USER_SETTINGS = {
@@ -78,7 +80,8 @@ def test_setup_merges_is_idempotent_and_removes_exactly_its_own(
     for event in (events.session_start, events.per_prompt, events.after_tool):
         ours = [h for g in merged["hooks"][event] for h in g["hooks"] if MARK in h["command"]]
         assert len(ours) == 1, event
-        assert str(HOOK.resolve()) in ours[0]["command"] and ours[0]["command"].endswith(client)
+        launcher = "context-providers-hook" if scope == "project" else str(LAUNCHER_PATH)
+        assert ours[0]["command"].endswith(f" {launcher} {client}"), ours[0]["command"]
         expected = 15000 if facts.FACTS[client].timeout_unit == "ms" else 15
         assert ours[0]["timeout"] == expected
     assert (events.after_tool == "PostToolUse") == (client != "gemini")

@@ -77,8 +77,9 @@ def test_the_registered_mcp_command_does_not_run_the_repositorys_python(
     mark = tmp_path / "ran"
     plant(repo, planted, mark)
     plan = mcp_setup.plan_for("gemini", "project", repo)
-    argv = [plan.command, *plan.args]
-    answer = talk(argv, str(repo), env.env)
+    argv = [plan.command, *plan.args]  # by name, found on PATH (issue 30)
+    path = f"{Path(sys.executable).parent}:{env.env['PATH']}"
+    answer = talk(argv, str(repo), {**env.env, "PATH": path})
     assert "Use tabs." in answer.instructions
     assert not mark.exists(), f"{planted} ran with {shlex.join(argv)}"
     witness = subprocess.run(
@@ -268,39 +269,41 @@ SHELLS = [s for s in ("sh", "dash", "bash", "zsh", "fish", "ksh") if shutil.whic
 
 
 @pytest.mark.parametrize("shell", SHELLS)
-@pytest.mark.parametrize("gone", ["hook file", "interpreter", "both"])
+@pytest.mark.parametrize("gone", ["launcher", "interpreter", "both", "not on PATH"])
 def test_a_stale_hook_command_exits_0_and_prints_nothing(
     shell: str, gone: str, tmp_path: Path
 ) -> None:
-    """Issue 27 item 3: after ``pip uninstall`` without ``setup --remove`` (the hook file
-    gone) or a venv rebuilt on another Python (the interpreter gone), the registered
-    command, run by whichever shell the client uses, exits 0 and prints nothing; without
-    the guard the same command exits 127."""
-    installed = tmp_path / "site-packages" / "providers" / "clients"
-    shutil.copytree(REPO_ROOT / "providers" / "clients", installed)
-    python = tmp_path / "bin" / "python3.11"
-    python.parent.mkdir()
+    """Issue 27 item 3, issue 30 item 3: after ``pip uninstall`` without ``setup
+    --remove`` (the launcher gone), a venv rebuilt on another Python (its interpreter
+    gone) or on a teammate's machine without the tool (a project's settings name the
+    launcher, which is not on PATH), the registered command, run by whichever shell the
+    client uses, exits 0 and prints nothing; without the guard the same command fails."""
+    bin_dir = tmp_path / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    python = bin_dir / "python3.11"
     python.symlink_to(sys.executable)
-    command = setup.hook_command("claude").replace(
-        shlex.quote(os.path.realpath(setup.hook_module.__file__)),
-        shlex.quote(str(installed / "hook.py")),
-    )
-    command = command.replace(shlex.quote(sys.executable), shlex.quote(str(python)))
-    assert str(installed) in command and str(python) in command
-    if gone in ("hook file", "both"):
-        shutil.rmtree(tmp_path / "site-packages")
+    script = bin_dir / setup.LAUNCHER
+    text = setup.installed_launcher(setup.LAUNCHER).read_text(encoding="utf-8")
+    script.write_text(f"#!{python}\n" + text.partition("\n")[2], encoding="utf-8")
+    script.chmod(0o755)
+    word = setup.LAUNCHER if gone == "not on PATH" else str(script)
+    command = setup.hook_command("claude", command=word)
+    if gone in ("launcher", "both"):
+        script.unlink()
     if gone in ("interpreter", "both"):
         python.unlink()
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     done = subprocess.run(
-        [shell, "-c", command], input=b"{}", capture_output=True, timeout=30, check=False
+        [shell, "-c", command], input=b"{}", capture_output=True, timeout=30, check=False, env=env
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
     witness = subprocess.run(
-        [shell, "-c", f"{shlex.quote(str(python))} -S {shlex.quote(str(installed))}/hook.py"],
+        [shell, "-c", f"{shlex.quote(word)} claude"],
         input=b"{}",
         capture_output=True,
         timeout=30,
         check=False,
+        env=env,
     )
     assert witness.returncode != 0, witness
 
@@ -314,9 +317,8 @@ def test_a_stale_hook_never_blocks_the_real_client(client: str, tmp_path: Path) 
     reason = missing_reason(client)
     if reason:
         pytest.skip(reason)
-    gone = tmp_path / "gone" / "python3.11"
-    command = setup.hook_command(client).replace(shlex.quote(sys.executable), str(gone))
-    assert str(gone) in command
+    gone = tmp_path / "gone" / setup.LAUNCHER
+    command = setup.hook_command(client, command=str(gone))
     hooks = [Hook(event, command, setup.HOOK_TIMEOUT_S) for event in setup.events_for(client)]
     repo = make_repo(tmp_path / "repo", {"a.txt": "a\n"})
     run = run_client(client, repo, "Say hi. MARK-STALE", hooks=hooks, workdir=tmp_path)
