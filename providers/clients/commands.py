@@ -17,6 +17,7 @@ from pathlib import Path
 
 from providers.cli.console import CommandParser
 from providers.clients import doctor, facts, mcp_setup, places, setup, wire
+from providers.clients.budgets import Budgets
 from providers.clients.hook import main as hook_main
 from providers.host.agent_config import ConfigError
 from providers.host.repo_config import resolve
@@ -63,7 +64,8 @@ def setup_main(args: list[str], *, prog: str) -> int:
         help="which parts: start (session start), prompt (what changed), tool (scoped "
         "docs after file reads and edits); comma-separated, default all",
     )
-    for part, default in (("start", 6000), ("prompt", 2000), ("tool", 2000)):
+    for part in setup.PARTS:
+        default = getattr(Budgets(), part)
         parser.add_argument(
             f"--{part}-budget",
             type=int,

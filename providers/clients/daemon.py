@@ -39,9 +39,9 @@ from pathlib import Path
 from typing import Any
 
 from providers.clients import hook, places, wire
+from providers.clients.answers import Bridge
 from providers.clients.deltas import KINDS, Kind
 from providers.clients.memory import MemoryStore
-from providers.clients.service import Bridge
 from providers.core.identity import package_version
 from providers.host.agent_config import AgentConfig, ConfigError, default_agent_config
 from providers.host.bringup import Plugins, bring_up_all

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from providers.clients import facts, layouts, mcp_setup, places, wire
-from providers.clients.sections import SERVER_NAME
+from providers.clients.mcp_session import SERVER_NAME
 from providers.clients.setup import SetupError, is_ours, load, settings_path
 from providers.host.trust import TrustStore
 

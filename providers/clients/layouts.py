@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from providers.clients import mcp_setup, settings_snippets, setup
-from providers.clients.sections import SERVER_NAME
+from providers.clients.mcp_session import SERVER_NAME
 
 NAME = "context-providers"
 MCP_NAME = "context-providers-mcp"

@@ -2,7 +2,7 @@
 
 For users who prefer MCP, or whose client has no hooks. Built on the official ``mcp``
 SDK: ``MCPServer`` (2.x) or ``FastMCP``, its 1.x name, with the same decorators. What it
-serves (the texts come from :mod:`providers.clients.sections`):
+serves (the texts come from :mod:`providers.clients.mcp_session`):
 
 - ``instructions``: the static context, which every client puts in front of every
   request (its first line alone where Codex keeps only that);
@@ -36,7 +36,7 @@ from urllib.parse import quote
 
 from providers.cli.console import CommandParser
 from providers.clients import facts, hook
-from providers.clients.sections import (
+from providers.clients.mcp_session import (
     DOCS_BUDGET,
     FIRST_LINE,
     INSTRUCTIONS_BUDGET,

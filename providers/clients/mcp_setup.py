@@ -41,7 +41,7 @@ from providers.clients import (
     settings_snippets,
     toml_text,
 )
-from providers.clients.sections import ENV_START, ENV_WAIT, SERVER_NAME
+from providers.clients.mcp_session import ENV_START, ENV_WAIT, SERVER_NAME
 from providers.clients.setup import (
     SetupError,
     comments_in,

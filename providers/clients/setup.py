@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from providers.clients import facts, json_text, settings_file, settings_snippets
+from providers.clients import facts, hook, json_text, settings_file, settings_snippets
 
 HOOK_TIMEOUT_S = 15.0
 """What the client allows our hook (it keeps its own, shorter bounds: see hook.py)."""
@@ -42,7 +42,8 @@ environment it is installed in, which survives a Python upgrade, a venv rebuild 
 MARK = "providers/clients/hook.py"
 """What the hook commands written before the launcher ran (recognised, replaced, removed)."""
 MARKS = (LAUNCHER, MARK)
-PARTS = ("start", "prompt", "tool")
+PARTS = hook.OPTIONS
+"""The parts ``--only`` chooses from, each the hook option of its budget."""
 
 
 class SetupError(ValueError):

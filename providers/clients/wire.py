@@ -6,7 +6,7 @@ background process answers, and a hook that has written the answer to its stdout
 sends ``ack 0`` (the process keeps what a session was shown only once that arrives: a
 hook killed or timed out mid-call loses nothing, the next call sends it again).
 
-Verbs (the background process's side is :mod:`providers.clients.service`):
+Verbs (the background process's side is :mod:`providers.clients.answers`):
 
 - ``hook LEN CLIENT [NAME=VALUE ...]`` with body ``CWD\\0INPUT``: a client's hook
   input (its JSON, passed through untouched), the hook's working directory, and

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from providers.clients import facts, setup
-from providers.clients.sections import FIRST_LINE
+from providers.clients.mcp_session import FIRST_LINE
 from tests.clients.bridge import BridgeEnv, prompt, session_start
 from tests.clients.conftest import Runs, make_repo
 from tests.clients.real_clients import (

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from providers.clients import facts, layouts
-from providers.clients.sections import FIRST_LINE
+from providers.clients.mcp_session import FIRST_LINE
 from tests.clients.bridge import BridgeEnv, make_repo
 from tests.clients.real_clients import Run, client_binary, missing_reason, reached, run_client
 from tests.clients.stub_model import ReadFile, Text

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from providers.clients import facts
-from providers.clients.sections import FIRST_LINE, SERVER_NAME
+from providers.clients.mcp_session import FIRST_LINE, SERVER_NAME
 from tests.clients.bridge import BridgeEnv, daemon_pids, make_repo
 from tests.clients.conftest import Runs
 from tests.clients.measured import MEASURED

@@ -4,7 +4,7 @@ four providers (issue 21, the MCP part).
 
 One server process answers most tests (its start, the SDK import above all, costs
 seconds); the session-level rules are checked in-process on
-:class:`~providers.clients.sections.McpSession`, which is all the server calls.
+:class:`~providers.clients.mcp_session.McpSession`, which is all the server calls.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from providers.clients import deltas, facts
-from providers.clients.sections import FIRST_LINE, FOLLOW, NOTHING_NEW, McpSession
+from providers.clients.mcp_session import FIRST_LINE, FOLLOW, NOTHING_NEW, McpSession
 from tests.clients.bridge import BridgeEnv, daemon_pids, make_repo, session_start, wait_until
 from tests.clients.mcp_client import Call, Read, Talk, talk
 

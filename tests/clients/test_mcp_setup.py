@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from providers.clients import facts, json_text
+from providers.clients.mcp_session import SERVER_NAME
 from providers.clients.mcp_setup import ENV_PASSED, RULE
-from providers.clients.sections import SERVER_NAME
 from tests.clients import gemini_json, test_setup
 from tests.clients.test_setup import USER_SETTINGS, setup
 

@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 from providers.clients import facts, settings_snippets, setup
-from providers.clients.sections import SERVER_NAME
+from providers.clients.mcp_session import SERVER_NAME
 from tests.clients.bridge import make_repo
 from tests.clients.test_setup import setup as run_setup
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from providers.clients import daemon, hook, sections
+from providers.clients import daemon, hook, mcp_session
 
 
 @pytest.mark.parametrize(
@@ -21,8 +21,8 @@ def test_a_timing_variable_is_read_or_its_default(
 def test_each_variable_has_its_own_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(hook.ENV_WAIT, "1000")
     assert hook.wait_seconds() == hook.WAIT_S  # a hook never waits 1000 s
-    monkeypatch.setenv(sections.ENV_WAIT, "1000")
-    assert hook.env_seconds(sections.ENV_WAIT, sections.WAIT_S, most=3600) == 1000
+    monkeypatch.setenv(mcp_session.ENV_WAIT, "1000")
+    assert hook.env_seconds(mcp_session.ENV_WAIT, mcp_session.WAIT_S, most=3600) == 1000
     monkeypatch.setenv(daemon.ENV_IDLE, "7200")
     assert daemon.idle_seconds() == 7200
     monkeypatch.setenv(daemon.ENV_IDLE, "100000")

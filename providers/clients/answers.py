@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from providers.clients import deltas, facts, hook, tool_paths
+from providers.clients.budgets import Budgets
 from providers.clients.claude_bash import followed_by_claude
 from providers.clients.deltas import KINDS, Event, Kind, Piece
 from providers.clients.loaded import OwnLoads, Scoped, own_loads
@@ -55,51 +56,6 @@ TURN_SHARE = 0.6
 margin for a loaded machine (the answer's own work, the hook reading it)."""
 ANSWER_MARGIN_S = 0.05
 """Kept back from the hook's wait before the share is taken (the answer's own work)."""
-
-
-@dataclass(frozen=True)
-class Budgets:
-    """Tokens each event may add to the transcript (docs/clients.md, the budget column)."""
-
-    start: int = 6000
-    prompt: int = 2000
-    tool: int = 2000
-
-    def of(self, event: Event) -> int:
-        if event in ("start", "resume"):
-            return self.start
-        return self.prompt if event == "prompt" else self.tool
-
-    def room(self, event: Event, info: facts.ClientFacts, name: str) -> deltas.Room:
-        """What one event of ``info``'s client may add: this event's budget within the
-        client's cap on one hook's text, and no ``@`` it would expand."""
-        return deltas.Room(
-            self.of(event), info.inline_chars, self.start, escape_at=name in info.expands_at
-        )
-
-    def of_providers(self, chars: int | None) -> Mapping[Kind, int]:
-        """The most each kind of provider is asked for, the same at every event (a
-        section asked at another budget would read as changed): all it answers fits one
-        empty event of its kind whole (session start's for what it sends, an after-tool
-        event's for scoped docs), so it never waits for room that cannot come."""
-        start = deltas.provider_budget(self.start, chars)
-        return {
-            "conventions": start,
-            "git_status": start,
-            "file_tree": start,
-            "static": start,
-            "dynamic": start,
-            "scoped_docs": deltas.provider_budget(self.tool, chars),
-        }
-
-    def with_options(self, options: Sequence[str]) -> Budgets:
-        """``start=N`` and the like, as the hook command passes them."""
-        values: dict[str, int] = {}
-        for option in options:
-            name, _, value = option.partition("=")
-            if name in ("start", "prompt", "tool") and value.isdigit():
-                values[name] = min(int(value), 200_000)
-        return replace(self, **values)
 
 
 @dataclass
