@@ -37,7 +37,7 @@ from typing import Literal
 
 from providers.clients import facts
 from providers.clients.deltas import Piece
-from providers.core.section_text import TOTALS_PREFIX
+from providers.core.section_text import tree_counts
 from providers.repository.paths import confine, repo_relative
 from providers.repository.sources import Unavailable
 from providers.rules.expand import ImportPolicy, load_expanded
@@ -180,7 +180,6 @@ class OwnLoads:
 
 
 _ENTRY = re.compile(r"^- (?P<name>[^:(]+?)(?::| \().*\((?P<path>[^()]+)\)$")
-_TOTALS = re.compile(r"([\d,]+) of ([\d,]+) files, ([\d,]+) of ([\d,]+) dirs")
 
 
 def _without_skills(text: str, names: frozenset[str], roots: Sequence[str]) -> str | None:
@@ -209,14 +208,8 @@ def _listed_whole(tree: str, items: int) -> bool:
     ``.git``, which the client lists as ``.git/...``)."""
     if not items:
         return False
-    for line in reversed(tree.rstrip("\n").split("\n")):
-        if line.startswith(TOTALS_PREFIX):
-            match = _TOTALS.search(line)
-            if match is None:
-                return False
-            shown_f, all_f, shown_d, all_d = (int(g.replace(",", "")) for g in match.groups())
-            return shown_f == all_f and shown_d == all_d and all_f + all_d + 1 <= items
-    return False
+    counts = tree_counts(tree)
+    return counts is not None and counts.whole and counts.files[1] + counts.dirs[1] + 1 <= items
 
 
 def _aliases(root: Path, path: str, paths: frozenset[str]) -> list[str]:

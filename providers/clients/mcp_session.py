@@ -35,7 +35,7 @@ from typing import Any
 
 from providers.clients import deltas, facts, hook, places, wire
 from providers.clients.deltas import KINDS, Memory, Piece
-from providers.clients.loaded import own_loads
+from providers.clients.loaded import OwnLoads, own_loads
 
 SERVER_NAME = "context_providers"
 """The name ``setup --mcp`` registers the server under (the clients prefix its tools
@@ -197,6 +197,8 @@ class McpSession:
         if not pieces:
             return f"{FIRST_LINE}\n\nThis repository has no convention files.\n", paths
         own = self._own()
+        if isinstance(own, OwnLoads):  # the skills the client lists itself: not again
+            pieces = own.trim(pieces)
         lead = f"{FIRST_LINE}\n\n{FOLLOW if self.client else FOLLOW_ALL}\n\n"
         cap = self._instructions_chars()
         added, note = _fitted(

@@ -10,6 +10,8 @@ into "shown every event", so the writer and its reader live together and
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 SCOPED_DOCS_INDEX = "scoped docs index"
 """The label of scoped docs' closing index (what did not fit, rules on request): a
 catalog that changes as docs come and go, not a doc."""
@@ -73,15 +75,41 @@ def tree_totals_line(
     return f"{TOTALS_PREFIX}{text}{notes})"
 
 
-def tree_totals(text: str) -> str:
-    """What a file tree's :func:`tree_totals_line` says is present (the count after each
-    " of "), or "" when ``text`` has no such line: the bridge resends the tree when it
-    changes."""
+@dataclass(frozen=True)
+class TreeCounts:
+    """What a :func:`tree_totals_line` says: (shown, present) of files and of dirs."""
+
+    files: tuple[int, int]
+    dirs: tuple[int, int]
+    files_listed: bool
+
+    @property
+    def whole(self) -> bool:
+        """Every file and directory present is shown."""
+        return self.files_listed and self.files[0] == self.files[1] and self.dirs[0] == self.dirs[1]
+
+
+def tree_counts(text: str) -> TreeCounts | None:
+    """The counts of a file tree's :func:`tree_totals_line` (its last one), or None when
+    ``text`` has none."""
     for line in reversed(text.rstrip("\n").split("\n")):
-        if line.startswith(TOTALS_PREFIX):
-            present = [part.split(" ")[0] for part in line.split(" of ")[1:]]
-            _, listed, rest = line.partition(_NOT_LISTED)
-            if listed:
-                present.append(rest.split(";")[0].rstrip(")"))
-            return " ".join(present)
-    return ""
+        if not line.startswith(TOTALS_PREFIX):
+            continue
+        plain = line[len(TOTALS_PREFIX) :].replace(",", "")
+        for mark in ";:()":
+            plain = plain.replace(mark, " ")
+        numbers = [int(w) for w in plain.split() if w.isdigit()]
+        listed = _NOT_LISTED not in line
+        if listed and len(numbers) >= 4:
+            return TreeCounts((numbers[0], numbers[1]), (numbers[2], numbers[3]), True)
+        if not listed and len(numbers) >= 3:
+            return TreeCounts((0, numbers[2]), (numbers[0], numbers[1]), False)
+        return None
+    return None
+
+
+def tree_totals(text: str) -> str:
+    """What a file tree's :func:`tree_totals_line` says is present (files and dirs), or
+    "" when ``text`` has no such line: the bridge resends the tree when it changes."""
+    counts = tree_counts(text)
+    return "" if counts is None else f"{counts.files[1]} {counts.dirs[1]}"

@@ -12,6 +12,7 @@ from providers.core.section_text import (
     doc_label,
     doc_path,
     short_doc_label,
+    tree_counts,
     tree_totals,
     tree_totals_line,
 )
@@ -60,3 +61,13 @@ def test_the_totals_line_gives_back_what_is_present(listed: bool, notes: str) ->
 
 def test_a_text_without_totals_reads_as_none() -> None:
     assert tree_totals("src/\n  a.py\n") == ""
+
+
+@pytest.mark.parametrize("listed", [True, False])
+def test_the_counts_come_back_as_written(listed: bool) -> None:
+    line = tree_totals_line((3, 12_345), (2, 40), files_listed=listed, notes="; 1 skipped")
+    counts = tree_counts("a/\n" + line)
+    assert counts is not None and counts.dirs == (2, 40) and counts.files[1] == 12_345
+    assert counts.files_listed is listed and not counts.whole
+    whole = tree_counts(tree_totals_line((9, 9), (4, 4), files_listed=True))
+    assert whole is not None and whole.whole
