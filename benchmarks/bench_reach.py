@@ -70,6 +70,8 @@ TAP = Path(__file__).resolve().parent / "reach_tap.py"
 CLIENTS = ("claude", "gemini", "codex")
 MODES = ("hooks", "mcp")
 HOOK_MARK = "providers/clients/hook.py"
+LAUNCHER = "context-providers-hook"
+"""What setup's hook command runs: the launcher (now), or the hook file (before)."""
 SERVER = "context_providers"
 PROMPT = "Read {read} and tell me in one sentence what it does."
 MIN_LINE = 8
@@ -309,7 +311,7 @@ def wrap_hooks(node: Any, capture: Path) -> Any:
     if isinstance(node, dict):
         out = {k: wrap_hooks(v, capture) for k, v in node.items()}
         command = out.get("command")
-        if isinstance(command, str) and HOOK_MARK in command:
+        if isinstance(command, str) and (HOOK_MARK in command or LAUNCHER in command):
             out["command"] = shlex.join(
                 [sys.executable, "-S", str(TAP), "hook", str(capture), command]
             )
@@ -442,7 +444,8 @@ def run_one(
         if mode == "hooks":
             outcome.hook_calls = records
             strays = {r.get("command") for r in records} - {None}
-            strays = {c for c in strays if str(project.root / HOOK_MARK) not in str(c)}
+            ours = (str(project.root / HOOK_MARK), str(Path(project.python).parent / LAUNCHER))
+            strays = {c for c in strays if not any(mark in str(c) for mark in ours)}
             if strays:
                 outcome.status = f"hook not of the project measured: {sorted(strays)[0][:160]}"
         if client == "claude" and mode != "baseline":

@@ -238,9 +238,9 @@ def test_claude_git_status_only_once_it_changed(
     assert "Current branch: main" in first and "On branch main" not in first, run.describe()
     second = [r.text for r in requests if "TW-TWO" in r.text]
     assert second, run.describe()
-    assert "git status changed since the last turn" in second[0], run.describe() + bridge.log()
+    assert "--- git status (updated) ---" in second[0], run.describe() + bridge.log()
     assert second[0].count("TW-COMMIT") >= 1
-    assert not reached("git status changed since the last turn", requests[:1])
+    assert not reached("--- git status (updated) ---", requests[:1])
 
 
 @pytest.mark.slow

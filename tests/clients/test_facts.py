@@ -35,7 +35,7 @@ def test_every_client_has_its_entry() -> None:
 
 
 def test_packages_agree_with_the_pins() -> None:
-    """facts.npm_package names the package tests/clients/versions.json pins (the only place
+    """measured.npm_package names the package tests/clients/versions.json pins (the only place
     with versions)."""
     pins = json.loads((Path(__file__).parent / "versions.json").read_text())
     assert {name: f.npm_package for name, f in MEASURED.items()} == {
@@ -83,7 +83,7 @@ def test_hook_settings_groups_hooks_by_event() -> None:
 
 
 def test_mcp_registration_shapes() -> None:
-    """facts.mcp.registration: JSON mcpServers for Claude (type stdio) and Gemini (trust),
+    """measured.mcp_registration: JSON mcpServers for Claude (type stdio) and Gemini (trust),
     TOML [mcp_servers.NAME] for Codex (required, tools approved)."""
     servers = [("ctx", "/usr/bin/python3", ("-m", "bridge"))]
     claude = settings_snippets.mcp_json("claude", servers)["mcpServers"]["ctx"]

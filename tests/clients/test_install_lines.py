@@ -28,6 +28,7 @@ import pytest
 
 from providers.clients import facts
 from tests.clients.bridge import BridgeEnv, make_repo, session_start
+from tests.clients.measured import MEASURED
 from tests.clients.real_clients import missing_reason, reached, run_client
 from tests.clients.stub_model import Text
 from tests.conftest import REPO_ROOT
@@ -194,7 +195,7 @@ def test_project_settings_work_unchanged_in_another_clone_with_another_install(
     second = make_repo(tmp_path / "elsewhere" / "two", FILES)
     (second / settings).parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(first / settings, second / settings)
-    trust = [*facts.FACTS[client].hook_trust_args, *facts.FACTS[client].project_trust_args]
+    trust = [*MEASURED[client].hook_trust_args, *MEASURED[client].project_trust_args]
     env = {k: v for k, v in bridge.env.items() if k not in ("PATH", "HOME")}
     outcomes = {}
     for label, path in (("installed", f"{pipx_installed}:"), ("not installed", "")):
@@ -270,7 +271,7 @@ def test_a_projects_mcp_registration_fails_nothing_without_an_install(
         "Say hi. MARK-NO-INSTALL",
         script=[Text("hi")],
         extra_env={"PATH": path},
-        extra_args=[*facts.FACTS[client].project_trust_args, *mcp_config],
+        extra_args=[*MEASURED[client].project_trust_args, *mcp_config],
         workdir=tmp_path,
         timeout_s=180,
     )

@@ -254,7 +254,7 @@ def roles_carrying(text: str, request: Recorded) -> set[str]:
 
 
 def test_baseline_prompt_reaches_model(runs: Runs, client: str) -> None:
-    """facts.one_shot: the one-shot command runs offline against the stub (the wire API
+    """measured.one_shot: the one-shot command runs offline against the stub (the wire API
     the stub speaks) and the prompt reaches the model's request."""
     run = ok(scenario(runs, client, "conventions"))
     assert reached("MARK-PROMPT-5d1", run.model_requests), run.describe()
@@ -320,7 +320,7 @@ def test_after_tool_hook_reaches_request_after_the_read(runs: Runs, client: str)
 
 
 def test_plain_stdout_reaches_only_where_the_facts_say(runs: Runs, client: str) -> None:
-    """facts.plain_stdout_reaches: bare stdout (no JSON) from a hook reaches the model at
+    """measured.plain_stdout_reaches: bare stdout (no JSON) from a hook reaches the model at
     session start and per prompt for Claude and Codex, never for Gemini, and never after a
     tool."""
     run = ok(scenario(runs, client, "hooks"))
@@ -365,7 +365,7 @@ def test_hook_timeout_unit(runs: Runs, client: str) -> None:
 
 
 def test_codex_skips_untrusted_hooks(runs: Runs) -> None:
-    """facts.CODEX.hook_trust_args: without --dangerously-bypass-hook-trust (or a review in
+    """measured.CODEX.hook_trust_args: without --dangerously-bypass-hook-trust (or a review in
     the TUI) Codex skips the hooks, silently: the run succeeds without the context."""
     client = installed("codex")
     assert MEASURED["codex"].hook_trust_args == ("--dangerously-bypass-hook-trust",)
@@ -386,7 +386,7 @@ def test_project_hook_file(runs: Runs, client: str) -> None:
 
 
 def test_codex_ignores_hooks_of_an_untrusted_project(runs: Runs) -> None:
-    """facts.CODEX.project_trust_args: without --trust, Codex ignores .codex/hooks.json even
+    """measured.CODEX.project_trust_args: without --trust, Codex ignores .codex/hooks.json even
     with --dangerously-bypass-hook-trust."""
     client = installed("codex")
     run = ok(scenario(runs, client, "project_hooks_untrusted"))
@@ -403,7 +403,7 @@ def _inputs(run: Run, event: str) -> list[dict[str, Any]]:
 
 
 def test_hook_input_fields(runs: Runs, client: str) -> None:
-    """facts.hook_input_fields / prompt_input_fields: every hook input carries session_id
+    """measured.hook_input_fields / prompt_input_fields: every hook input carries session_id
     (one per session), cwd (the repository), transcript_path and its own event name; the
     per-prompt one carries the prompt."""
     run = ok(scenario(runs, client, "hooks"))
@@ -480,7 +480,7 @@ def test_mcp_instructions_reach_the_model(runs: Runs, client: str) -> None:
 
 
 def test_claude_does_not_wait_for_user_scope_mcp_servers(runs: Runs) -> None:
-    """facts.CLAUDE.mcp.waits_for_server: claude -p does not wait for a server registered in
+    """measured.CLAUDE.mcp_waits_for_server: claude -p does not wait for a server registered in
     ~/.claude.json: a slow one is "still connecting" when the request leaves, without its
     instructions (the --mcp-config server of the test above was waited for)."""
     client = installed("claude")
