@@ -96,8 +96,16 @@ def setup_main(args: list[str], *, prog: str) -> int:
             options=options,
         )
     except setup.SetupError as error:
-        sys.stderr.write(f"error: {error}\n")
-        return 1
+        return _failed(error)
+    return _reported(parsed, report)
+
+
+def _failed(error: setup.SetupError) -> int:
+    sys.stderr.write(f"error: {error}\n")
+    return 1
+
+
+def _reported(parsed: argparse.Namespace, report: str) -> int:
     sys.stdout.write(report)
     _warn(parsed)
     return 0
@@ -120,11 +128,8 @@ def _setup_mcp(parsed: argparse.Namespace) -> int:
     try:
         report = mcp_setup.run(plan, remove=parsed.remove, show=parsed.show, scope=parsed.scope)
     except setup.SetupError as error:
-        sys.stderr.write(f"error: {error}\n")
-        return 1
-    sys.stdout.write(report)
-    _warn(parsed)
-    return 0
+        return _failed(error)
+    return _reported(parsed, report)
 
 
 def doctor_main(args: list[str], *, prog: str) -> int:
