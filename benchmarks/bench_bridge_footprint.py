@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_bridge import Env, event
+from benchmarks.proc import rss_kib, tree
 from providers.clients import places, wire
 from providers.core.identity import SOURCE
 from providers.registry import PROVIDERS
@@ -32,40 +32,8 @@ from providers.registry import PROVIDERS
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def children(pid: int) -> list[int]:
-    """``pid``'s descendants, from each process's parent in ``/proc/PID/stat``."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
-                fields = handle.read().rsplit(") ", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        parents[int(entry)] = int(fields[1])
-    found, frontier = [], [pid]
-    while frontier:
-        current = frontier.pop()
-        kids = [p for p, parent in parents.items() if parent == current]
-        found.extend(kids)
-        frontier.extend(kids)
-    return sorted(found)
-
-
-def rss_kib(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
 def footprint(pid: int) -> dict[str, Any]:
-    pids = [pid, *children(pid)]
+    pids = [pid, *sorted(p for p in tree(pid) if p != pid)]
     rss = {p: rss_kib(p) for p in pids}
     return {
         "processes": len(pids),

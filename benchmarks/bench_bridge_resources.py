@@ -43,6 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.proc import rss_kib, tree
 from benchmarks.repos import generate, git, time_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,36 +132,6 @@ def daemon_pid(repo: Path, deadline: float) -> int:
                 return int(entry)
         time.sleep(0.05)
     raise SystemExit("the background process did not start")
-
-
-def tree(pid: int) -> list[int]:
-    """``pid`` and its descendants."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(") ", 1)[1].split()[1])
-        children.setdefault(ppid, []).append(int(entry))
-    found, pending = [], [pid]
-    while pending:
-        current = pending.pop()
-        found.append(current)
-        pending.extend(children.get(current, ()))
-    return found
-
-
-def rss_kib(pid: int) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
 
 
 def inotify(pid: int) -> tuple[int, int]:

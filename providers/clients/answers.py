@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -48,6 +47,7 @@ from providers.core.types import ContextRequest, ModelTarget
 from providers.host.chain import Slot, TurnResult, run_each
 from providers.repository.layout import RepoRoots
 from providers.repository.paths import normalise_touched
+from providers.repository.sources import file_key
 
 log = logging.getLogger(__name__)
 
@@ -333,10 +333,7 @@ def _stamp(root: Path, path: str) -> str:
     """The key of the repository file ``path`` shows ("" for none): a doc cut differently
     by another turn's budget is the same doc; an edit (or a file put in its place) is
     not. An import the doc pulls in changing alone is not seen here."""
-    if not path:
+    key = file_key(root / path) if path else None
+    if key is None:
         return ""
-    try:
-        info = os.stat(root / path)
-    except (OSError, ValueError):
-        return ""
-    return f"{info.st_ino}-{info.st_size}-{info.st_mtime_ns}"
+    return f"{key.device}-{key.inode}-{key.size}-{key.mtime_ns}-{key.mode}"

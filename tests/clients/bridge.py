@@ -92,6 +92,15 @@ class BridgeEnv:
             done.stdout.decode(), done.stderr.decode(), done.returncode, time.monotonic() - started
         )
 
+    def for_client(self, *, console_scripts: bool = False) -> dict[str, str]:
+        """What a real client run keeps of this environment (the bridge's places and
+        bounds; the client gets its own HOME and PATH), with this interpreter's scripts
+        first on PATH when ``console_scripts`` (a project's settings name them bare)."""
+        env = {k: v for k, v in self.env.items() if k not in ("PATH", "HOME")}
+        if console_scripts:
+            env["PATH"] = f"{Path(sys.executable).parent}:{os.environ.get('PATH', '/usr/bin:/bin')}"
+        return env
+
     def trust(self, root: Path) -> None:
         """Trust ``root``'s agent.hcl as ``context-providers trust`` does, in this
         environment's own config (its HOME's ``.config``)."""
@@ -179,6 +188,19 @@ def make_repo(root: Path, files: Mapping[str, str]) -> Path:
 
 
 # -- the JSON each client sends (clients.md, "Hook input") ----------------------------
+
+
+FILES = {
+    "AGENTS.md": "# Agents\n\nAgents marker A1.\n",
+    ".cursor/rules/always.mdc": "---\nalwaysApply: true\n---\nCursor marker C1.\n",
+    ".cursor/rules/python.mdc": '---\nglobs: "**/*.py"\n---\nPython marker G1.\n',
+    "src/auth/AGENTS.md": "# auth\n\nAuth marker N1.\n",
+    "src/auth/login.py": "def login():\n    return None\n",
+    "src/auth/tokens.py": "TOKENS = {}\n",
+    "src/app.py": "print('app')\n",
+}
+"""A small repository of every kind of context: a convention file, an always-on rule,
+a glob rule, a nested doc, files for them to apply to."""
 
 
 def session_start(client: str, session: str, cwd: Path, source: str = "startup") -> dict[str, Any]:

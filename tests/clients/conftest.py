@@ -12,8 +12,20 @@ from pathlib import Path
 
 import pytest
 
+from tests.clients.bridge import BridgeEnv
 from tests.clients.real_clients import CLIENTS, Run, missing_reason
 from tests.conftest import GIT_ENV
+
+
+@pytest.fixture(scope="module")
+def bridge() -> Iterator[BridgeEnv]:
+    """A module's bridge environment for real-client runs (a slow first hook under load
+    waits up to 10 s); a module with other bounds defines its own."""
+    env = BridgeEnv(idle_s=120, wait_s=10)
+    try:
+        yield env
+    finally:
+        env.close()
 
 
 @pytest.fixture(params=CLIENTS)

@@ -21,6 +21,7 @@ import pytest
 
 from providers.clients import facts, wire
 from tests.clients.bridge import (
+    FILES,
     HOOK,
     BridgeEnv,
     daemon_pids,
@@ -32,15 +33,6 @@ from tests.clients.bridge import (
     wait_until,
 )
 
-FILES = {
-    "AGENTS.md": "# Agents\n\nAgents marker A1.\n",
-    ".cursor/rules/always.mdc": "---\nalwaysApply: true\n---\nCursor marker C1.\n",
-    ".cursor/rules/python.mdc": '---\nglobs: "**/*.py"\n---\nPython marker G1.\n',
-    "src/auth/AGENTS.md": "# auth\n\nAuth marker N1.\n",
-    "src/auth/login.py": "def login():\n    return None\n",
-    "src/auth/tokens.py": "TOKENS = {}\n",
-    "src/app.py": "print('app')\n",
-}
 CLIENTS = tuple(facts.FACTS)
 
 

@@ -6,7 +6,6 @@ Skipped, with the reason, where a client is not installed (``.ci/install-clients
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,15 +25,6 @@ FILES = {
 PROMPT = "Read src/calc.py and say what it does. MARK-PROMPT-BR"
 
 
-@pytest.fixture(scope="module")
-def bridge() -> Iterator[BridgeEnv]:
-    env = BridgeEnv(idle_s=120, wait_s=10)
-    try:
-        yield env
-    finally:
-        env.close()
-
-
 def registered(client: str) -> list[Hook]:
     """The hooks exactly as ``setup`` writes them for ``client``."""
     plan = setup.Plan(client, Path("unused"), setup.hook_command(client), setup.events_for(client))
@@ -49,7 +39,7 @@ def registered(client: str) -> list[Hook]:
 def run_with_bridge(client: str, bridge: BridgeEnv, work: Path) -> Run:
     repo = make_repo(work / "repo", FILES)
     path = str(repo / "src/calc.py") if client == "claude" else "src/calc.py"
-    env = {k: v for k, v in bridge.env.items() if k not in ("PATH", "HOME")}
+    env = bridge.for_client()
     return run_client(
         client,
         repo,

@@ -19,6 +19,7 @@ from providers.clients import hook, wire
 from providers.core.deadline import WORK_SHARE
 from providers.core.identity import SOURCE
 from tests.clients.bridge import (
+    FILES,
     BridgeEnv,
     HookRun,
     make_repo,
@@ -29,15 +30,6 @@ from tests.clients.bridge import (
 )
 from tests.support.slow_provider import MARKER, plugin_script
 
-FILES = {
-    "AGENTS.md": "# Agents\n\nAgents marker A1.\n",
-    ".cursor/rules/always.mdc": "---\nalwaysApply: true\n---\nCursor marker C1.\n",
-    ".cursor/rules/python.mdc": '---\nglobs: "**/*.py"\n---\nPython marker G1.\n',
-    "src/auth/AGENTS.md": "# auth\n\nAuth marker N1.\n",
-    "src/auth/login.py": "def login():\n    return None\n",
-    "src/auth/tokens.py": "TOKENS = {}\n",
-    "src/app.py": "print('app')\n",
-}
 OURS = ("repo_conventions", "git_status", "file_tree", "scoped_docs")
 AGENT_HCL = (
     "required_providers {\n"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -57,15 +56,6 @@ SKILL_FILES = {
 GIT_IDENTITY = {k: v for k, v in GIT_ENV.items() if k.startswith("GIT_")}
 
 
-@pytest.fixture(scope="module")
-def bridge() -> Iterator[BridgeEnv]:
-    env = BridgeEnv(idle_s=120, wait_s=10)
-    try:
-        yield env
-    finally:
-        env.close()
-
-
 def _run(
     client: str,
     bridge: BridgeEnv,
@@ -82,7 +72,7 @@ def _run(
     if symlinks:
         for link, target in symlinks.items():
             os.symlink(target, repo / link)
-    env = {k: v for k, v in bridge.env.items() if k not in ("PATH", "HOME")}
+    env = bridge.for_client()
     return run_client(
         client,
         repo,

@@ -20,11 +20,10 @@ reaches each client whole, and Gemini gets no file it did not ask for.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -157,7 +156,7 @@ def big_repository(root: Path) -> Path:
 
 def run_bridge_big(client: str, work: Path, bridge: BridgeEnv) -> Run:
     repo = big_repository(work / "repo")
-    env = {k: v for k, v in bridge.env.items() if k not in ("PATH", "HOME")}
+    env = bridge.for_client()
     return run_client(
         client,
         repo,
@@ -172,9 +171,7 @@ def run_bridge_big(client: str, work: Path, bridge: BridgeEnv) -> Run:
 def run_mcp_big(client: str, work: Path, bridge: BridgeEnv) -> Run:
     """Our MCP server, registered by ``setup --mcp``, on the big repository."""
     repo = big_repository(work / "repo")
-    env = {k: v for k, v in bridge.env.items() if k not in ("PATH", "HOME")}
-    # a project's registration names the console script bare, found on PATH (issue 30)
-    env["PATH"] = f"{Path(sys.executable).parent}:{os.environ.get('PATH', '/usr/bin:/bin')}"
+    env = bridge.for_client(console_scripts=True)  # a project names them bare
     env["CONTEXT_PROVIDERS_MCP_START_S"] = "30"
     return run_client(
         client,
@@ -185,15 +182,6 @@ def run_mcp_big(client: str, work: Path, bridge: BridgeEnv) -> Run:
         timeout_s=180,
         prepare=setup_mcp(client, repo),
     )
-
-
-@pytest.fixture(scope="module")
-def bridge() -> Iterator[BridgeEnv]:
-    env = BridgeEnv(idle_s=120, wait_s=10)
-    try:
-        yield env
-    finally:
-        env.close()
 
 
 def installed(client: str) -> str:

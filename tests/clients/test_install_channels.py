@@ -17,7 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -38,15 +38,6 @@ FILES = {
 PROMPT = "Say what this repository is. MARK-PROMPT-IC"
 BIN = str(Path(sys.executable).parent)
 """Where this environment's ``context-providers-hook`` and ``context-providers`` are."""
-
-
-@pytest.fixture(scope="module")
-def bridge() -> Iterator[BridgeEnv]:
-    env = BridgeEnv(idle_s=120, wait_s=10)
-    try:
-        yield env
-    finally:
-        env.close()
 
 
 def channel_copy(where: Path) -> Path:
@@ -105,7 +96,7 @@ def run_installed(
     source = channel_copy(work / "clone")
     repo = make_repo(work / "repo", FILES)
     log = work / "install.log"
-    env = {k: v for k, v in bridge.env.items() if k not in ("PATH", "HOME")}
+    env = bridge.for_client()
     env["PATH"] = f"{BIN}:{os.environ.get('PATH', '/usr/bin:/bin')}"
 
     def prepare(client_env: Mapping[str, str]) -> Sequence[str]:

@@ -163,15 +163,6 @@ FILES = {
 }
 
 
-@pytest.fixture(scope="module")
-def bridge() -> Iterator[BridgeEnv]:
-    env = BridgeEnv(idle_s=120, wait_s=10)
-    try:
-        yield env
-    finally:
-        env.close()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("client", ["claude", "gemini", "codex"])
 def test_project_settings_work_unchanged_in_another_clone_with_another_install(
@@ -196,7 +187,7 @@ def test_project_settings_work_unchanged_in_another_clone_with_another_install(
     (second / settings).parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(first / settings, second / settings)
     trust = [*MEASURED[client].hook_trust_args, *MEASURED[client].project_trust_args]
-    env = {k: v for k, v in bridge.env.items() if k not in ("PATH", "HOME")}
+    env = bridge.for_client()
     outcomes = {}
     for label, path in (("installed", f"{pipx_installed}:"), ("not installed", "")):
         env["PATH"] = path + os.environ.get("PATH", SYSTEM_PATH).replace(f"{BIN}:", "")

@@ -14,7 +14,6 @@ so the shared process answering here is evidence for them.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -77,9 +76,7 @@ def bridge() -> Iterator[BridgeEnv]:
 
 def run_with_server(client: str, bridge: BridgeEnv, work: Path) -> Run:
     repo = make_repo(work / "repo", FILES)
-    env = {k: v for k, v in bridge.env.items() if k not in ("PATH", "HOME")}
-    # a project's registration names the console script bare, found on PATH (issue 30)
-    env["PATH"] = f"{Path(sys.executable).parent}:{os.environ.get('PATH', '/usr/bin:/bin')}"
+    env = bridge.for_client(console_scripts=True)  # a project names them bare
     # A first start of the background process under the whole suite's load can take
     # longer than the server's own wait for its instructions (below Codex's 40 s).
     env["CONTEXT_PROVIDERS_MCP_START_S"] = "30"

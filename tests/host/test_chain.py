@@ -140,7 +140,9 @@ class Recorder:
 
 
 def test_the_request_reaches_the_provider_whole_with_its_budget(sample: Path) -> None:
-    """Issue 28 item 6: the chain sends the caller's request as it is (parent_session_id,
+    """context-data-types.md, ContextRequest (session_id, parent_session_id, ...;
+    wire-contract.md's field list), issue 28 item 6: the chain sends the caller's
+    request as it is (parent_session_id,
     history tokens and all), with the provider's budget: the slot's, capped by the turn's
     own token_budget when that is set."""
     plugin = InProcessPlugin.start("tests.host.test_chain:Recorder", local_name="rec")
