@@ -23,6 +23,7 @@ import logging
 import os
 import stat
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from providers.core.deadline import NEVER, Deadline
@@ -92,14 +93,8 @@ class Catalog:
         """Per rule directory, the listed files a scan had no time to check or load."""
         self.version = 0
         """Bumped whenever a rule or problem changes: the provider's cache key."""
-        self._unwatched: tuple[Callable[[str], bool] | None, dict[str, bool], int, set[str]] = (
-            None,
-            {},
-            -1,
-            set(),
-        )
-        """What :meth:`recheck` learnt of its ``unwatched``: each nested folder's verdict,
-        and at which :attr:`version` the importers' folders were found."""
+        self._unwatched = _Unwatched(None)
+        """What :meth:`recheck` learnt of its ``unwatched``."""
 
     # -- rule directories -------------------------------------------------
 
@@ -298,20 +293,19 @@ class Catalog:
 
         Each folder is asked about once for one ``unwatched`` (a turn then costs a lookup
         per folder, not a match), the importers once per catalog version."""
-        known, verdicts, at, importing = self._unwatched
-        if known != unwatched:
-            verdicts, at, importing = {}, -1, set()
-        for directory in self._nested_dirs.keys() - verdicts.keys():
-            verdicts[directory] = unwatched(os.path.join(self.root, directory))
-        if at != self.version:
-            importing = set()
+        known = self._unwatched
+        if known.asked != unwatched:
+            known = self._unwatched = _Unwatched(unwatched)
+        for directory in self._nested_dirs.keys() - known.verdicts.keys():
+            known.verdicts[directory] = unwatched(os.path.join(self.root, directory))
+        if known.version != self.version:
+            known.importing = set()
             for path, importers in self._importers().items():
                 if unwatched(os.path.dirname(path)):
-                    importing |= importers
-            at = self.version
-        self._unwatched = (unwatched, verdicts, at, importing)
-        folders = {d for d, out in verdicts.items() if out and d in self._nested_dirs}
-        folders |= importing
+                    known.importing |= importers
+            known.version = self.version
+        folders = {d for d, out in known.verdicts.items() if out and d in self._nested_dirs}
+        folders |= known.importing
         changed: set[str] = set()
         for directory in sorted(folders):
             changed |= self._lookup_nested(directory)
@@ -410,3 +404,14 @@ class Catalog:
 def _related(a: str, b: str) -> bool:
     """One path is the other or inside it (a change to ``.cursor`` touches ``.cursor/rules``)."""
     return a == b or a.startswith(b + "/") or b.startswith(a + "/")
+
+
+@dataclass
+class _Unwatched:
+    """What :meth:`Catalog.recheck` learnt of one ``unwatched``: each nested folder's
+    verdict, and the importers' folders as of catalog :attr:`~Catalog.version`."""
+
+    asked: Callable[[str], bool] | None
+    verdicts: dict[str, bool] = field(default_factory=dict)
+    version: int = -1
+    importing: set[str] = field(default_factory=set)
