@@ -61,6 +61,8 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
         provider.contribute(request)
         ready = provider.settle(request, rt)
         warm = median_seconds(lambda: provider.contribute(request), turns)
+        _, reply = provider.contribute(request)
+        same_bytes = median_seconds(bare.same_bytes_round_trip(request, reply), turns)
         changed_samples = []
         target = next((repo / "src").rglob("f0.py"))
         for i in range(5):
@@ -79,6 +81,7 @@ def bench_size(files: int, bare: BarePlugin, scratch: Path, turns: int) -> None:
     print(row("cold Contribute vs git status + round trip", cold * ms, floor_cold, 1.3))
     print(f"{'turns recompute until the watcher is in place':<42} {ready:9.1f} s")
     print(row("warm Contribute (nothing changed) vs round trip", warm * ms, rt * ms, 2.0))
+    print(row("same, vs a no-op carrying its bytes", warm * ms, same_bytes * ms))
     print(row("one file changed vs cold Contribute", changed * ms, cold * ms, 1.3))
 
 

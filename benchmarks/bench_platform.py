@@ -65,8 +65,11 @@ def main() -> int:
     bare = BarePlugin()
     plugin = PluginProcess.launch(repo_cmd, local_name="repo_conventions")
     try:
-        plugin.stub.Contribute(contribute_request(repo), timeout=30)
+        reply = plugin.stub.Contribute(contribute_request(repo), timeout=30)
         floor = median_seconds(bare.round_trip, args.turns)
+        same_bytes = median_seconds(
+            bare.same_bytes_round_trip(contribute_request(repo), reply), args.turns
+        )
         calls_before = plugin.callbacks.stats.count_tokens_calls
         warm = median_seconds(
             lambda: plugin.stub.Contribute(contribute_request(repo), timeout=30), args.turns
@@ -97,6 +100,7 @@ def main() -> int:
     )
     print(row("cold Contribute (first on a process)", statistics.median(cold) * ms, floor * ms))
     print(row("warm Contribute (nothing changed)", warm * ms, floor * ms, 2.0))
+    print(row("same, vs a no-op carrying its bytes", warm * ms, same_bytes * ms))
     print(f"{'CountTokens callbacks in warm turns':<42} {warm_calls:9d}  (target 0)")
     return 0
 

@@ -94,6 +94,8 @@ class Snapshotter:
         self._distance_key: tuple[object, ...] | None = None
         self._distance: tuple[int, int] | None = None
         self._measuring: Measuring | None = None
+        self._early_log: GitRun | None = None
+        """This snapshot's log, started alongside its ``git status`` (first snapshot only)."""
         """This snapshot's sizes, started alongside its ``git status``."""
         self._measure = Measure(
             git, layout.toplevel or layout.git_dir, layout.git_dir, layout.common_dir
@@ -103,12 +105,13 @@ class Snapshotter:
         layout = self._layout
         if layout.toplevel is None:
             return self._bare()
-        early = self._log_alongside(layout.toplevel)
         self._measuring = None
-        dropped = self._git.dropped_filters(layout.toplevel)
-        notes: list[str] = [filter_note(dropped)] if dropped else []
+        self._early_log = None
+        notes: list[str] = []
         try:
-            status = parse(self._status(layout.toplevel, notes))
+            output = self._status(layout.toplevel, notes)
+            dropped = self._git.dropped_filters(layout.toplevel)
+            status = parse(output)
         except PorcelainError as exc:
             self._cancel_measuring()
             raise ProviderError(
@@ -118,7 +121,10 @@ class Snapshotter:
             self._cancel_measuring()
             raise
         finally:
-            commits = _result_or_none(early)
+            commits = _result_or_none(self._early_log)
+            self._early_log = None
+        if dropped:
+            notes.insert(0, filter_note(dropped))
         measuring = self._measure_alongside()
         self._measure.status_is(measuring, status, lfs_off=self._lfs_off)
         head = status.branch.oid
@@ -135,6 +141,13 @@ class Snapshotter:
             notes=tuple(notes),
             sizes=self._measure.finish(measuring, status),
         )
+
+    def _alongside(self) -> None:
+        """What runs while ``git status`` does, started once it runs (status is the
+        longest wait, so it goes first): the first snapshot's log, and the sizes."""
+        if self._early_log is None:
+            self._early_log = self._log_alongside(self._layout.toplevel or self._layout.git_dir)
+        self._measure_alongside()
 
     def _measure_alongside(self) -> Measuring:
         """Start measuring sizes, once per snapshot: right after ``git status`` starts."""
@@ -164,9 +177,7 @@ class Snapshotter:
         the filter optional, saying what that means."""
         if not self._lfs_off:
             try:
-                return self._git.status(
-                    toplevel, untracked=untracked, started=self._measure_alongside
-                )
+                return self._git.status(toplevel, untracked=untracked, started=self._alongside)
             except BlockedByFifo:
                 raise
             except ProviderError as exc:
@@ -175,7 +186,7 @@ class Snapshotter:
             self._lfs_off = True  # our PATH does not change: later turns go straight there
         notes.append(LFS_NOTE)
         return self._git.status(
-            toplevel, untracked=untracked, lfs_optional=True, started=self._measure_alongside
+            toplevel, untracked=untracked, lfs_optional=True, started=self._alongside
         )
 
     def _log_alongside(self, cwd: Path) -> GitRun | None:
