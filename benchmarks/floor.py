@@ -14,7 +14,8 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from providers._gen.pluggableharness.context.v1 import context_pb2, context_pb2_grpc
-from providers.host.launcher import parse_handshake, plugin_environment
+from providers.host.launcher import parse_handshake
+from providers.host.plugin_start import plugin_environment
 
 HERE = Path(__file__).resolve().parent
 

@@ -45,7 +45,6 @@ from providers.clients.memory import MemoryStore
 from providers.core.identity import package_version
 from providers.host.agent_config import AgentConfig, ConfigError, default_agent_config
 from providers.host.bringup import Plugins, bring_up_all
-from providers.host.launcher import PluginProcess
 from providers.host.repo_config import Resolved, resolve
 from providers.host.trust import TrustStore
 from providers.repository.gitexec import kill_all
@@ -296,10 +295,10 @@ class Daemon:
             "ready": self.ready.is_set(),
             "providers": [s.name for s in self.session.slots],
             "trust": self.trust,
-            "plugin_processes": {
-                s.name: s.plugin.process.pid
+            "plugin_processes": {  # ours run here: only a plugin process has one
+                s.name: process.pid
                 for s in self.session.slots
-                if isinstance(s.plugin, PluginProcess)
+                if (process := getattr(s.plugin, "process", None)) is not None
             },
             "sessions": self.bridge.store.live() if self.bridge else 0,
             "warnings": list(self.warnings),

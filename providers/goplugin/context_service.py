@@ -1,4 +1,4 @@
-"""ContextService: convert from proto, call the provider, convert back. Nothing else.
+"""ContextService: :class:`~providers.goplugin.provider_service.ProviderService` over gRPC.
 
 The provider is loaded after the handshake (its imports are the slow part of
 start-up), so every handler first waits for it. Expected failures
@@ -10,7 +10,6 @@ a bug: logged with its traceback and answered INTERNAL with category
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
@@ -18,17 +17,11 @@ from typing import Any, NoReturn, TypeVar
 import grpc
 from google.protobuf.message import DecodeError
 
-from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2, context_pb2_grpc
-from providers.core.deadline import Deadline
 from providers.core.errors import ErrorCategory, ProviderError
-from providers.core.identity import configured_name, local_name_from_env, section_provider_name
-from providers.core.provider import ContextProvider, contribute
-from providers.core.render_tree import check_schema_version, render_section
-from providers.core.types import Contribution
-from providers.goplugin import convert
-from providers.goplugin.callback import KernelCounter, TokenCountCache
+from providers.goplugin.provider_service import NoRender, ProviderService
 from providers.goplugin.status import to_grpc_status
+from providers.goplugin.token_counts import TokenCountCache
 from providers.registry import ProviderHandle
 
 log = logging.getLogger(__name__)
@@ -37,7 +30,8 @@ T = TypeVar("T")
 
 
 class ContextService(context_pb2_grpc.ContextServiceServicer):
-    """The application service, one instance per plugin process."""
+    """The application service, one instance per plugin process: gRPC's side of
+    :class:`~providers.goplugin.provider_service.ProviderService`."""
 
     def __init__(
         self,
@@ -45,74 +39,30 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
         counts: TokenCountCache,
         environ: Mapping[str, str],
     ) -> None:
-        self._handle = handle
-        self._counts = counts
-        self._env_name = local_name_from_env(environ)
-        self._configured_name: str | None = None
-        self._lock = threading.Lock()  # one Contribute at a time: providers keep caches
-        self._last: tuple[Contribution, str, list[content_pb2.ContextSection]] | None = None
-
-    def _converted(self, result: Contribution, name: str) -> list[content_pb2.ContextSection]:
-        """Our sections as protos; an unchanged answer (the same object a warm turn
-        returns) is not converted again."""
-        if self._last is not None and self._last[0] is result and self._last[1] == name:
-            return self._last[2]
-        sections = [convert.section_to_proto(s, name) for s in result.sections]
-        self._last = (result, name, sections)
-        return sections
-
-    def _section_provider_name(self, provider: ContextProvider) -> str:
-        return section_provider_name(
-            self._configured_name, self._env_name, provider.identity().name
-        )
+        self._service = ProviderService(handle, counts, environ)
 
     def Describe(
         self, request: context_pb2.DescribeRequest, context: grpc.ServicerContext
     ) -> context_pb2.DescribeResponse:
-        return self._guard(
-            context, request, lambda: convert.describe_to_proto(self._handle.get().identity())
-        )
+        return self._guard(context, request, self._service.describe)
 
     def GetCapabilities(
         self, request: context_pb2.GetCapabilitiesRequest, context: grpc.ServicerContext
     ) -> context_pb2.GetCapabilitiesResponse:
-        return self._guard(
-            context,
-            request,
-            lambda: convert.capabilities_to_proto(self._handle.get().capabilities()),
-        )
+        return self._guard(context, request, self._service.capabilities)
 
     def Configure(
         self, request: context_pb2.ConfigureRequest, context: grpc.ServicerContext
     ) -> context_pb2.ConfigureResponse:
-        def configure() -> context_pb2.ConfigureResponse:
-            config = convert.config_from_proto(request)
-            with self._lock:
-                self._handle.get().configure(config)
-                self._configured_name = configured_name(config)
-            return context_pb2.ConfigureResponse()
-
-        return self._guard(context, request, configure)
+        return self._guard(context, request, lambda: self._service.configure(request))
 
     def Contribute(
         self, request: context_pb2.ContextRequest, context: grpc.ServicerContext
     ) -> context_pb2.ContextContribution:
         def answer() -> context_pb2.ContextContribution:
-            core_request = convert.request_from_proto(request)
-            provider = self._handle.get()
-            name = self._section_provider_name(provider)
-            model_id = core_request.model_target.id if core_request.model_target else ""
-            counter = KernelCounter(self._counts, model_id)
-            with self._lock:  # the work budget counts from here: waiting for the lock is spent
-                deadline = Deadline.for_turn(context.time_remaining())
-                result = contribute(provider, core_request, counter, deadline)
-                ours = self._converted(result, name)
-            hook = self._handle.answer_sent
-            if hook is not None and not context.add_callback(hook):
-                hook()  # the call already ended (cancelled): nothing to hold up
-            response = context_pb2.ContextContribution()
-            response.sections.extend(request.prior_sections)
-            response.sections.extend(ours)
+            response, sent = self._service.contribute(request, context.time_remaining())
+            if sent is not None and not context.add_callback(sent):
+                sent()  # the call already ended (cancelled): nothing to hold up
             return response
 
         return self._guard(context, request, answer)
@@ -120,20 +70,12 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
     def Render(
         self, request: context_pb2.RenderRequest, context: grpc.ServicerContext
     ) -> context_pb2.RenderResponse:
-        """One of our sections (schema_version "1") as a render tree, drawn by the provider
-        that wrote it; UNIMPLEMENTED (conformant) for a provider without ``render``."""
-        provider = self._guard(context, request, self._handle.get)
-        render = self._handle.render
-        if render is None:
-            context.abort(grpc.StatusCode.UNIMPLEMENTED, "Render is optional; not implemented")
-
-        def answer() -> context_pb2.RenderResponse:
-            check_schema_version(request.schema_version)
-            payload = convert.section_payload(request.payload)
-            ours = self._section_provider_name(provider)
-            return convert.render_response(render_section(render, payload, ours))
-
-        return self._guard(context, request, answer)
+        """One of our sections as a render tree; UNIMPLEMENTED (conformant) for a provider
+        without ``render``."""
+        try:
+            return self._guard(context, request, lambda: self._service.render(request))
+        except NoRender as absent:
+            context.abort(grpc.StatusCode.UNIMPLEMENTED, str(absent))
 
     def _guard(self, context: grpc.ServicerContext, request: object, call: Callable[[], T]) -> T:
         """Run ``call``, its failures classified; a request that did not decode is refused."""
@@ -143,6 +85,8 @@ class ContextService(context_pb2_grpc.ContextServiceServicer):
             _abort(context, error)
         try:
             return call()
+        except NoRender:
+            raise  # Render's own answer
         except ProviderError as error:
             log.warning("%s", error)
             _abort(context, error)

@@ -23,9 +23,10 @@ from typing import NoReturn
 import grpc
 
 from providers.goplugin import handshake
-from providers.goplugin.callback import KernelConnection, TokenCountCache, install_logging
+from providers.goplugin.callback import KernelConnection, install_logging
 from providers.goplugin.context_service import ContextService, register_context_service
 from providers.goplugin.services import Lifecycle, register_plugin_services
+from providers.goplugin.token_counts import TokenCountCache
 from providers.registry import ProviderHandle
 from providers.repository.gitexec import kill_all
 

@@ -15,13 +15,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-import grpc
-
 from providers._gen.pluggableharness.common.v1 import common_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2
 from providers.core.types import AttrType, ConfigAttribute
 from providers.goplugin.convert import attr_type_name, config_to_proto, stability_from_proto
-from providers.goplugin.status import context_error_from
 from providers.host.agent_config import (
     AgentConfig,
     ProviderDeclaration,
@@ -29,11 +26,11 @@ from providers.host.agent_config import (
     resolve_command,
     stability_order_warning,
 )
-from providers.host.callback_server import KernelCallbacks
+from providers.host.call_errors import call_errors, context_error_of
 from providers.host.chain import Plugin, Slot
 from providers.host.decode import DecodeError, decode_block
 from providers.host.inprocess import InProcessPlugin
-from providers.host.launcher import LaunchError, PluginProcess
+from providers.host.plugin_start import LaunchError
 from providers.registry import ProviderEntry
 
 RPC_TIMEOUT_S = 10.0
@@ -78,6 +75,9 @@ def bring_up(
 
     ``count_tokens=False`` answers CountTokens UNIMPLEMENTED, as the upstream kernel does.
     """
+    from providers.host.callback_server import KernelCallbacks  # grpcio: only for a process
+    from providers.host.launcher import PluginProcess
+
     callbacks = KernelCallbacks(
         label=declaration_name, log_sink=log_sink, count_tokens=count_tokens
     )
@@ -112,8 +112,8 @@ def configured(plugin: Plugin, declaration_name: str, block: Mapping[str, Any]) 
             ) from error
         try:
             plugin.stub.Configure(config_to_proto(decoded), timeout=RPC_TIMEOUT_S)
-        except grpc.RpcError as call:
-            detail = context_error_from(call)
+        except call_errors() as call:
+            detail = context_error_of(call)
             raise LaunchError(
                 f"{declaration_name}: Configure failed: {detail.message if detail else call}"
             ) from call
@@ -211,8 +211,11 @@ def bring_up_all(
         declaration, launch = item
         try:
             return launch()
-        except (LaunchError, grpc.RpcError) as exc:
-            return f'provider "{declaration.local_name}" not started: {exc}'
+        except LaunchError as exc:
+            failure: Exception = exc
+        except call_errors() as exc:  # a call of the bring-up failed
+            failure = exc
+        return f'provider "{declaration.local_name}" not started: {failure}'
 
     def record(outcome: Slot | str) -> None:
         if isinstance(outcome, str):

@@ -26,17 +26,9 @@ from typing import Literal
 
 import grpc
 
-from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.kernel.v1 import kernel_pb2, kernel_pb2_grpc
 from providers._gen.pluggableharness.log.v1 import log_pb2
-from providers.core.budget import fallback_tokens_for_bytes
-
-
-def kernel_token_count(blocks: list[content_pb2.ContentBlock]) -> int:
-    """The kernel's fallback count over content blocks."""
-    total = sum(len(b.text.text.encode("utf-8")) for b in blocks if b.WhichOneof("block") == "text")
-    return fallback_tokens_for_bytes(total)
-
+from providers.host.kernel_count import kernel_token_count
 
 LogShape = Literal["either", "main", "feat"]
 _NO_ENTRY = {

@@ -24,15 +24,14 @@ from concurrent.futures import Future, wait
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-import grpc
-
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2
 from providers.core.deadline import Deadline
 from providers.core.types import ContextRequest
+from providers.goplugin.context_errors import category_from_wire
 from providers.goplugin.convert import request_to_proto, section_text
-from providers.goplugin.status import category_from_wire, context_error_from
-from providers.host.callback_server import kernel_token_count
+from providers.host.call_errors import call_errors, context_error_of, failure_text
+from providers.host.kernel_count import kernel_token_count
 
 CONTRIBUTE_TIMEOUT_S = 30.0
 
@@ -44,7 +43,7 @@ class Plugin(Protocol):
     """A provider as the chain asks it: a plugin process (``launcher.PluginProcess``) or
     one of ours in this process (``inprocess.InProcessPlugin``). ``stub`` has the
     ContextService's methods, each called as a gRPC stub's (request, ``timeout=``),
-    failing with ``grpc.RpcError``."""
+    failing with one of :func:`~providers.host.call_errors.call_errors`."""
 
     @property
     def local_name(self) -> str: ...
@@ -192,12 +191,12 @@ def contribute(
     started = time.perf_counter()
     try:
         response = slot.plugin.stub.Contribute(request, timeout=max(0.001, timeout))
-    except grpc.RpcError as call:
+    except call_errors() as call:
         outcome.seconds = time.perf_counter() - started
-        error = context_error_from(call)
+        error = context_error_of(call)
         category = category_from_wire(error.category).value if error else "unknown"
         outcome.error_category = category
-        detail = error.message if error else str(call)
+        detail = error.message if error else failure_text(call)
         outcome.problems.append(f"Contribute failed ({category}): {detail}")
         return chain, outcome
     outcome.seconds = time.perf_counter() - started

@@ -8,15 +8,17 @@ here, in the host's process; any other still runs as a plugin
 
 - :attr:`InProcessPlugin.stub` has the ContextService's methods, called as a gRPC stub's
   are (the request message, ``timeout=``), and hands each request to the adapter's own
-  servicer (:class:`~providers.goplugin.context_service.ContextService`: the same
-  conversion, ``core.provider.contribute``, the same error mapping) on a thread of its
-  own. A call that outlasts its timeout fails DEADLINE_EXCEEDED, as over gRPC, while the
-  provider finishes its turn.
-- A failure is raised as a ``grpc.RpcError`` (:class:`LocalCallError`) carrying the same
-  status and packed ContextError, so the chain's checks (recount, budget, scope) and
-  its reading of errors are the ones a plugin gets.
-- Tokens are counted by the kernel's own rule (:func:`kernel_token_count`), called
-  directly: there is no callback server to ask.
+  service (:class:`~providers.goplugin.provider_service.ProviderService`: the gRPC
+  servicer's conversion, ``core.provider.contribute``, without a transport) on a thread
+  of its own. A call that outlasts its timeout fails DEADLINE_EXCEEDED, as over gRPC,
+  while the provider finishes its turn.
+- A failure is raised as :class:`~providers.host.call_errors.LocalCallError`, with the
+  code and ContextError the servicer would have sent, so the chain's checks (recount,
+  budget, scope) and its reading of errors are the ones a plugin gets.
+- Tokens are counted by the kernel's own rule (:func:`kernel_count`), called directly:
+  there is no callback server to ask.
+- grpcio is never loaded for them (about 50 ms of a background process's start): only
+  a plugin process of another source brings it in.
 - The provider's ``answer_sent`` runs once the answer is handed back, on the call's
   thread, as gRPC runs it once the answer is sent.
 - :meth:`InProcessPlugin.close` lets the provider stop its watchers.
@@ -27,196 +29,100 @@ GetCapabilities, the block decoded against the schema, Configure.
 
 from __future__ import annotations
 
-import math
+import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, TypeVar
+from typing import Any
 
-import grpc
-
-from providers.goplugin.callback import TokenCountCache
-from providers.goplugin.context_service import ContextService
-from providers.goplugin.convert import text_block
-from providers.host.callback_server import kernel_token_count
-from providers.host.launcher import LaunchError, plugin_environment
+from providers.core.errors import ErrorCategory, ProviderError
+from providers.goplugin.context_errors import capped, code_name, context_error
+from providers.goplugin.provider_service import NoRender, ProviderService
+from providers.goplugin.token_counts import TokenCountCache
+from providers.host.call_errors import LocalCallError
+from providers.host.kernel_count import kernel_count
+from providers.host.plugin_start import LaunchError, plugin_environment
 from providers.registry import ProviderHandle
+
+log = logging.getLogger(__name__)
 
 CLOSE_WAIT_S = 0.5
 """How long closing waits for the provider to stop (a turn may hold its lock)."""
 
-Request = TypeVar("Request")
-Response = TypeVar("Response")
-_Metadata = tuple[tuple[str, str | bytes], ...]
 
-
-def kernel_count(text: str) -> int:
-    """What the kernel's CountTokens answers for one text block."""
-    return kernel_token_count([text_block(text)])
-
-
-class LocalCallError(grpc.RpcError, grpc.Call):
-    """A call that failed, raised as a gRPC stub raises it: code, details, and trailing
-    metadata (where ``grpc_status`` finds the packed ContextError)."""
-
-    def __init__(self, code: grpc.StatusCode, details: str, trailing: _Metadata = ()) -> None:
-        super().__init__(details)
-        self._code = code
-        self._details = details
-        self._trailing = trailing
-
-    def code(self) -> grpc.StatusCode:
-        return self._code
-
-    def details(self) -> str:
-        return self._details
-
-    def trailing_metadata(self) -> Any:  # grpc-stubs types RpcError's and Call's apart
-        return self._trailing
-
-    def initial_metadata(self) -> _Metadata:
-        return ()
-
-    def is_active(self) -> bool:
-        return False
-
-    def time_remaining(self) -> float:
-        return 0.0
-
-    def cancel(self) -> bool:
-        return False
-
-    def add_callback(self, callback: Callable[[], None]) -> bool:
-        return False
-
-    def __str__(self) -> str:
-        return f"{self._code.name}: {self._details}"
-
-
-class _CallContext(grpc.ServicerContext):
-    """What the servicer sees of one call: its deadline, its end, how it aborts."""
-
-    def __init__(self, timeout: float | None) -> None:
-        self._deadline = math.inf if timeout is None else time.monotonic() + timeout
-        self._lock = threading.Lock()
-        self._callbacks: list[Callable[[], None]] = []
-        self._ended = False
-
-    def end(self) -> list[Callable[[], None]]:
-        """The call is over (answered, failed or abandoned): the callbacks to run now."""
-        with self._lock:
-            self._ended = True
-            callbacks, self._callbacks = self._callbacks, []
-        return callbacks
-
-    def add_callback(self, callback: Callable[[], None]) -> bool:
-        with self._lock:
-            if self._ended:
-                return False
-            self._callbacks.append(callback)
-            return True
-
-    def time_remaining(self) -> float:
-        return max(0.0, self._deadline - time.monotonic())
-
-    def is_active(self) -> bool:
-        with self._lock:
-            return not self._ended
-
-    def cancel(self) -> bool:
-        return False
-
-    def abort(self, code: grpc.StatusCode, details: str) -> NoReturn:
-        raise LocalCallError(code, details)
-
-    def abort_with_status(self, status: grpc.Status) -> NoReturn:
-        raise LocalCallError(status.code, status.details, tuple(status.trailing_metadata))
-
-    def invocation_metadata(self) -> _Metadata:
-        return ()
-
-    def peer(self) -> str:
-        return "inprocess"
-
-    def peer_identities(self) -> None:
-        return None
-
-    def peer_identity_key(self) -> None:
-        return None
-
-    def auth_context(self) -> Mapping[str, bytes]:
-        return {}
-
-    def send_initial_metadata(self, initial_metadata: Any) -> None:
-        return None
-
-    def set_trailing_metadata(self, trailing_metadata: Any) -> None:
-        return None
-
-    def set_code(self, code: grpc.StatusCode) -> None:
-        return None
-
-    def set_details(self, details: str) -> None:
-        return None
+def _failure(error: BaseException) -> LocalCallError:
+    """``error`` as the gRPC servicer would have said it: the taxonomy's code and
+    ContextError, UNIMPLEMENTED for a Render the provider lacks, and anything else a bug
+    (INTERNAL, category ``unknown``, logged with its traceback)."""
+    if isinstance(error, NoRender):
+        return LocalCallError("UNIMPLEMENTED", str(error))
+    if not isinstance(error, ProviderError):
+        log.error("provider bug", exc_info=error)
+        error = ProviderError(ErrorCategory.UNKNOWN, f"{type(error).__name__}: {error}")
+    else:
+        log.warning("%s", error)
+    return LocalCallError(code_name(error), capped(str(error)), context_error(error))
 
 
 def _call(
-    method: Callable[[Request, grpc.ServicerContext], Response],
-    request: Request,
+    work: Callable[[float | None], tuple[Any, Callable[[], None] | None]],
     timeout: float | None,
-) -> Response:
-    """``method(request, context)`` on a thread of its own, waited for ``timeout``
-    seconds; the callbacks it registered run on that thread once the answer is out."""
-    context = _CallContext(timeout)
+) -> Any:
+    """``work(time_remaining)`` on a thread of its own, waited for ``timeout`` seconds;
+    what it asks to run once its answer is out runs on that thread after the answer is
+    handed back (or abandoned), as gRPC runs it once the answer is sent."""
+    deadline = None if timeout is None else time.monotonic() + timeout
     done = threading.Event()
     outcome: list[Any] = []
 
     def run() -> None:
+        sent: Callable[[], None] | None = None
         try:
-            outcome.append(method(request, context))
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            answer, sent = work(remaining)
+            outcome.append(answer)
         except BaseException as error:  # handed to the caller, as gRPC hands its status
-            outcome.append(error)
+            outcome.append(_failure(error))
         finally:
-            callbacks = context.end()
             done.set()
-        for callback in callbacks:
-            callback()
+        if sent is not None:
+            sent()
 
     threading.Thread(target=run, name="inprocess-call", daemon=True).start()
     if not done.wait(timeout):
-        context.end()
-        raise LocalCallError(grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded")
+        raise LocalCallError("DEADLINE_EXCEEDED", "Deadline Exceeded")
     result = outcome[0]
     if isinstance(result, LocalCallError):
         raise result
-    if isinstance(result, BaseException):  # a bug below the servicer's guard
-        raise LocalCallError(
-            grpc.StatusCode.UNKNOWN, f"Exception calling application: {result}"
-        ) from result
-    return result  # type: ignore[no-any-return]  # the servicer's answer, as typed
+    return result
+
+
+def _answer(answer: Callable[[], Any]) -> Callable[[float | None], tuple[Any, None]]:
+    """A call with nothing to run after its answer."""
+    return lambda _remaining: (answer(), None)
 
 
 class LocalStub:
     """The ContextService stub's methods, each ``(request, timeout=None)``, served here."""
 
-    def __init__(self, service: ContextService) -> None:
+    def __init__(self, service: ProviderService) -> None:
         self._service = service
 
     def Describe(self, request: Any, timeout: float | None = None) -> Any:
-        return _call(self._service.Describe, request, timeout)
+        return _call(_answer(self._service.describe), timeout)
 
     def GetCapabilities(self, request: Any, timeout: float | None = None) -> Any:
-        return _call(self._service.GetCapabilities, request, timeout)
+        return _call(_answer(self._service.capabilities), timeout)
 
     def Configure(self, request: Any, timeout: float | None = None) -> Any:
-        return _call(self._service.Configure, request, timeout)
+        return _call(_answer(lambda: self._service.configure(request)), timeout)
 
     def Contribute(self, request: Any, timeout: float | None = None) -> Any:
-        return _call(self._service.Contribute, request, timeout)
+        return _call(lambda remaining: self._service.contribute(request, remaining), timeout)
 
     def Render(self, request: Any, timeout: float | None = None) -> Any:
-        return _call(self._service.Render, request, timeout)
+        return _call(_answer(lambda: self._service.render(request)), timeout)
 
 
 @dataclass
@@ -239,7 +145,7 @@ class InProcessPlugin:
         except RuntimeError as error:  # could not import or make it: a launch that failed
             raise LaunchError(f"{local_name}: {error}") from error
         counts = TokenCountCache(None, local=kernel_count)
-        service = ContextService(handle, counts, plugin_environment(local_name))
+        service = ProviderService(handle, counts, plugin_environment(local_name))
         return cls(local_name, LocalStub(service), handle)
 
     @property

@@ -23,7 +23,6 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
 import grpc
 from google.protobuf import empty_pb2
@@ -36,8 +35,8 @@ from providers._gen.plugin import (
     grpc_controller_pb2_grpc,
     grpc_stdio_pb2_grpc,
 )
-from providers.goplugin.handshake import COOKIE_KEY, COOKIE_VALUE
 from providers.host.callback_server import CallbackServer, KernelCallbacks, start_callback_server
+from providers.host.plugin_start import LaunchError, plugin_environment
 
 START_TIMEOUT_S = 60.0
 KILL_WAIT_S = 2.0
@@ -45,10 +44,6 @@ SOCKET_DIR_ENV = "CONTEXT_HOST_SOCKET_DIR"
 """Where this host puts its unix sockets, when set: its callback server's, and its
 plugins' (passed to them as ``PLUGIN_UNIX_SOCKET_DIR``). A short directory keeps socket
 paths under the 108-byte limit whatever ``TMPDIR`` is; the test suite sets one."""
-
-
-class LaunchError(RuntimeError):
-    """The plugin did not come up (exited early, bad handshake, timeout)."""
 
 
 @dataclass(frozen=True)
@@ -80,25 +75,6 @@ def parse_handshake(line: str) -> Handshake:
     if protocol != "grpc":
         raise LaunchError(f"unsupported plugin protocol {protocol!r}")
     return Handshake(core, app, network, address, protocol)
-
-
-def plugin_environment(
-    local_name: str, version: str = "", *, full_env: bool = False
-) -> dict[str, str]:
-    env = dict(os.environ) if full_env else {}
-    for key in ("PATH", "HOME", "TMPDIR", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME"):
-        if key in os.environ:
-            env[key] = os.environ[key]
-    env["OTEL_RESOURCE_ATTRIBUTES"] = (
-        "pluggableharness.producer.category=context,"
-        f"pluggableharness.producer.name={quote(local_name, safe='')},"
-        f"pluggableharness.producer.version={quote(version, safe='')}"
-    )
-    env[COOKIE_KEY] = COOKIE_VALUE
-    env["PLUGIN_PROTOCOL_VERSIONS"] = "1"
-    env["PLUGIN_MIN_PORT"] = "10000"
-    env["PLUGIN_MAX_PORT"] = "25000"
-    return env
 
 
 @dataclass

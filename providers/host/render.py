@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import grpc
-
 from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2
 from providers.core.render_tree import SCHEMA_VERSION, Node, outline
 from providers.goplugin.convert import node_from_proto
-from providers.goplugin.status import category_from_wire, context_error_from
+from providers.host.call_errors import call_errors, failure_text
 from providers.host.chain import Plugin, Slot, TurnResult
 
 RENDER_TIMEOUT_S = 10.0
@@ -29,18 +27,9 @@ def render_request(section: content_pb2.ContextSection) -> context_pb2.RenderReq
 
 
 def call_render(plugin: Plugin, section: content_pb2.ContextSection) -> Node:
-    """The provider's tree for ``section``; raises ``grpc.RpcError`` as the call did."""
+    """The provider's tree for ``section``; raises what the call raised (:func:`call_errors`)."""
     response = plugin.stub.Render(render_request(section), timeout=RENDER_TIMEOUT_S)
     return node_from_proto(response.tree.root)
-
-
-def describe_failure(call: grpc.RpcError) -> str:
-    error = context_error_from(call)
-    if error is not None:
-        return f"{category_from_wire(error.category).value}: {error.message}"
-    code = call.code().name if isinstance(call, grpc.Call) else type(call).__name__
-    details = call.details() if isinstance(call, grpc.Call) else str(call)
-    return f"{code}: {details}"
 
 
 def rendered_turn(slots: Sequence[Slot], result: TurnResult) -> str:
@@ -51,7 +40,7 @@ def rendered_turn(slots: Sequence[Slot], result: TurnResult) -> str:
             lines.append(f"render: {slot.name} / {section.label}")
             try:
                 drawn = outline(call_render(slot.plugin, section))
-            except grpc.RpcError as call:
-                drawn = f"(Render failed: {describe_failure(call)})\n"
+            except call_errors() as call:
+                drawn = f"(Render failed: {failure_text(call)})\n"
             lines.extend(f"  {line}" if line else line for line in drawn.rstrip("\n").split("\n"))
     return "\n".join(lines) + ("\n" if lines else "")

@@ -24,8 +24,10 @@ from providers._gen.pluggableharness.content.v1 import content_pb2
 from providers._gen.pluggableharness.context.v1 import context_pb2
 from providers.goplugin.convert import config_to_proto, text_block
 from providers.goplugin.handshake import COOKIE_KEY, COOKIE_VALUE
-from providers.host.callback_server import KernelCallbacks, kernel_token_count
-from providers.host.launcher import PluginProcess, parse_handshake, plugin_environment
+from providers.host.callback_server import KernelCallbacks
+from providers.host.kernel_count import kernel_token_count
+from providers.host.launcher import PluginProcess, parse_handshake
+from providers.host.plugin_start import plugin_environment
 from tests.goplugin.answer_hook import HOOK_DELAY_S
 from tests.support.wire import error_of, request
 

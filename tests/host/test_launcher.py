@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from providers.host import launcher
-from providers.host.launcher import LaunchError, PluginProcess
+from providers.host.launcher import PluginProcess
+from providers.host.plugin_start import LaunchError
 
 
 @pytest.mark.parametrize(
