@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
 
-from providers.core.budget import Fit, TokenCounter, fit
+from providers.core.budget import Fit, TokenCounter, fallback_tokens_for_bytes, fit
 from providers.core.left_out import left_out_header, left_out_line
 from providers.core.section_text import (
     ALWAYS_APPLIES,
@@ -200,10 +200,14 @@ _LINE = Unit("")
 """One index line, as the fitter sees it: only how many are kept matters."""
 
 
+def _more_line(more: int) -> str:
+    return f"[{more} more scoped docs or notes not listed: over the token budget]"
+
+
 def _with_more(text: str, more: int) -> str:
     """The index text, closed by how many lines did not fit (``""`` for an empty one)."""
     if more:
-        line = f"[{more} more scoped docs or notes not listed: over the token budget]"
+        line = _more_line(more)
         text = f"{text}\n\n{line}" if text else line
     return text + "\n" if text else ""
 
@@ -235,9 +239,14 @@ class _Plan:
         self.by_path = {e.rule.path: e for e in shown}
         self.sizes: dict[str, int] = {}
         self.units: list[Unit] = []
+        self.docs_from: list[int] = []
+        """Per unit, how many shown docs start at it or later: how many docs the index
+        names when the cut is there."""
         for entry in shown:
             self.sizes[entry.rule.path] = len(entry.rule.units)
+            self.docs_from.extend([len(shown) - len(self.sizes) + 1] * len(entry.rule.units))
             self.units.extend(entry.rule.units)
+        self.docs_from.append(0)
 
     # -- docs -------------------------------------------------------------
 
@@ -296,7 +305,7 @@ class _Plan:
         return (*self._doc_texts(kept), _with_more(_text(self._index(kept, dropped)), 0))
 
     def write_counted(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
-        more = self.fixed + len(self._left_out(kept, dropped).pieces)
+        more = self.fixed + self.docs_from[len(kept)]  # each doc left out or cut: one line
         return (*self._doc_texts(kept), _with_more("", more))
 
     def fit_index(
@@ -312,7 +321,14 @@ class _Plan:
         def write(shown: Sequence[Unit], rest: Sequence[Unit]) -> tuple[str, ...]:
             return (_with_more(full[: cuts[len(shown)]], len(rest)),)
 
-        fitted = fit(lines, budget, write, counter)
+        def size(k: int) -> int:
+            """The fallback count of ``write``'s text for the first ``k`` lines, from
+            ``cuts`` alone: one byte a character, so for an ASCII index only."""
+            more = len(cuts) - 1 - k
+            length = cuts[k] + (len(_more_line(more)) + (2 if cuts[k] else 0) if more else 0)
+            return fallback_tokens_for_bytes(length + 1 if length else 0)
+
+        fitted = fit(lines, budget, write, counter, size if full.isascii() else None)
         if fitted is None:
             return None
         return Section(INDEX_LABEL, fitted.texts[0], fitted.counts[0], Stability.DYNAMIC)
