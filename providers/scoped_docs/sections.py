@@ -239,14 +239,15 @@ class _Plan:
         self.by_path = {e.rule.path: e for e in shown}
         self.sizes: dict[str, int] = {}
         self.units: list[Unit] = []
-        self.docs_from: list[int] = []
-        """Per unit, how many shown docs start at it or later: how many docs the index
-        names when the cut is there."""
         for entry in shown:
             self.sizes[entry.rule.path] = len(entry.rule.units)
-            self.docs_from.extend([len(shown) - len(self.sizes) + 1] * len(entry.rule.units))
             self.units.extend(entry.rule.units)
-        self.docs_from.append(0)
+        self.docs_from = [0] * (len(self.units) + 1)
+        """Per unit, how many docs have units from it on: how many the index names when
+        the cut is there (a doc's units are consecutive)."""
+        for i in range(len(self.units) - 1, -1, -1):
+            follows = i + 1 < len(self.units) and self.units[i + 1].group == self.units[i].group
+            self.docs_from[i] = self.docs_from[i + 1] + (0 if follows else 1)
 
     # -- docs -------------------------------------------------------------
 
