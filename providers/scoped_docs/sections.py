@@ -125,7 +125,7 @@ def build_sections(
         return ()
     limit = len(entries) if max_docs is None else max_docs
     plan = _Plan(entries[:limit], entries[limit:], problems, retired, listed, unfinished)
-    named = fit(plan.units, budget, plan.write_named, counter)
+    named = fit(plan.units, budget, plan.write_named, counter) if plan.may_name(budget) else None
     if named is not None:
         return plan.sections(named)
     # Not even every name fits: docs get two thirds, the index what is left.
@@ -280,6 +280,12 @@ class _Plan:
         )
 
     # -- the index --------------------------------------------------------
+
+    def may_name(self, budget: int) -> bool:
+        """Whether an index naming everything might fit ``budget``: no cut's index is
+        shorter than the lines after the docs (a byte a character at least), so when
+        those alone are over, no candidate of the first pass is worth writing."""
+        return fallback_tokens_for_bytes(sum(len(run.body) for run in self.tail)) <= budget
 
     def _left_out(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> _Run:
         """One line per dropped doc (its brief) or cut doc (where the cut is)."""
