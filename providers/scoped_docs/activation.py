@@ -53,6 +53,9 @@ class SessionDocs:
         """Rule paths changed on disk since this session last looked."""
         self.turn = 0
         """Turns that touched new paths so far."""
+        self.revision = 0
+        """Moves on whenever docs change other than by a turn's touch (a rule changed on
+        disk): a ranking kept between turns starts again."""
         self.fresh: tuple[str, ...] = ()
         """The paths the latest such turn touched: the files in hand."""
         self.last_turn: dict[str, int] = {}
@@ -93,6 +96,7 @@ class SessionDocs:
             return False
         changed = set(self.pending)
         self.pending.clear()
+        self.revision += 1
         rules = [catalog.rules[rel] for rel in sorted(changed) if rel in catalog.rules]
         for rel in changed:
             self.active.pop(rel, None)

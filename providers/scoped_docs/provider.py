@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,14 +33,14 @@ from providers.repository.layout import RepoRoots
 from providers.repository.paths import normalise_touched
 from providers.rules.catalog import Catalog
 from providers.rules.conventions import cwd_chain
-from providers.rules.load import CONTINUE_COLOCATED, Reader, Rule, default_reader
+from providers.rules.load import CONTINUE_COLOCATED, Problem, Reader, Rule, default_reader
 from providers.rules.nested_rules import NESTED_RULE_DIRS
 from providers.rules.order import in_builtin_rule_dir, precedence, stated_order
 from providers.scoped_docs.activation import SessionDocs
 from providers.scoped_docs.copies import ConventionCopies
 from providers.scoped_docs.index import RuleIndex
 from providers.scoped_docs.pattern_check import PatternCheck
-from providers.scoped_docs.priority import rank
+from providers.scoped_docs.priority import Ranker
 from providers.scoped_docs.sections import (
     UNFINISHED_HEADER,
     Listed,
@@ -90,6 +90,20 @@ class _Session:
     docs: SessionDocs
     last: _Turn | None = None
     skills: SessionSkills = field(default_factory=SessionSkills)
+    ranker: Ranker = field(default_factory=Ranker)
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """What the docs answer draws from the catalog, as of one catalog and copies version:
+    the rules this provider shows, its always-apply ones, and the index lines that do
+    not depend on the session."""
+
+    version: tuple[int, int]
+    rules: Mapping[str, Rule]
+    always: Sequence[Rule]
+    problems: Sequence[Problem]
+    listed: Sequence[Listed]
 
 
 class IgnoredReader:
@@ -139,6 +153,7 @@ class _RootState:
         """(rule, pattern) pairs that match no file in the repository, for the index."""
         self.unchecked: set[str] = set()
         """Rules changed on a turn with no time left to check their patterns."""
+        self.shown: _Shown | None = None
 
     def session(self, session_id: str) -> _Session:
         return self.sessions.get_or_add(session_id, lambda: _Session(SessionDocs()))
@@ -212,9 +227,7 @@ class ScopedDocsProvider:
                 and previous.version == version
             ):
                 return previous.contribution
-            contribution = self._sections(
-                state, session, remembered.skills, turn.token_budget, counter
-            )
+            contribution = self._sections(state, remembered, turn.token_budget, counter)
             remembered.last = _Turn(key, version, contribution)
             state.watch.answer_computed()
             return contribution
@@ -318,40 +331,54 @@ class ScopedDocsProvider:
         return [rules[path] for path in order]
 
     def _sections(
-        self,
-        state: _RootState,
-        session: SessionDocs,
-        skills: SessionSkills,
-        budget: int,
-        counter: TokenCounter,
+        self, state: _RootState, remembered: _Session, budget: int, counter: TokenCounter
     ) -> Contribution:
+        skills = remembered.skills
         listing = skills_section(skills, budget // SKILLS_SHARE, counter)
-        docs = self._docs(state, session, budget - (listing.tokens if listing else 0), counter)
+        remaining = budget - (listing.tokens if listing else 0)
+        docs = self._docs(state, remembered.docs, remembered.ranker, remaining, counter)
         spare = budget - sum(s.tokens for s in docs)
         if listing is not None and listing.truncated and spare > listing.tokens:
             listing = skills_section(skills, spare, counter) or listing
         return Contribution((*docs, listing) if listing is not None else docs)
 
-    def _docs(
-        self, state: _RootState, session: SessionDocs, budget: int, counter: TokenCounter
-    ) -> tuple[Section, ...]:
+    def _shown(self, state: _RootState) -> _Shown:
+        """``state.shown``, made again when the catalog or what repo conventions sends
+        changed (a turn that only touched files finds it as it was)."""
         catalog = state.catalog
-        rules = {p: r for p, r in catalog.rules.items() if not state.copies.holds(r)}
-        ranked = rank(session, rules, self._always(rules))
-        problems = [catalog.problems[p] for p in sorted(catalog.problems)]
-        listed = [broken(rules[p]) for p in sorted(rules) if rules[p].broken]
-        listed += [on_request(rules[p]) for p in sorted(rules) if rules[p].on_request]
-        fired = {(a.rule, a.match.written) for a in session.active.values()}
-        listed += [unmatched(*pair) for pair in state.unmatched if pair not in fired]
+        version = (catalog.version, state.copies.version)
+        if state.shown is None or state.shown.version != version:
+            rules = {p: r for p, r in catalog.rules.items() if not state.copies.holds(r)}
+            listed = [broken(rules[p]) for p in sorted(rules) if rules[p].broken]
+            listed += [on_request(rules[p]) for p in sorted(rules) if rules[p].on_request]
+            problems = [catalog.problems[p] for p in sorted(catalog.problems)]
+            state.shown = _Shown(version, rules, self._always(rules), problems, listed)
+        return state.shown
+
+    def _docs(
+        self,
+        state: _RootState,
+        session: SessionDocs,
+        ranker: Ranker,
+        budget: int,
+        counter: TokenCounter,
+    ) -> tuple[Section, ...]:
+        shown = self._shown(state)
+        ranked = ranker.rank(session, shown.rules, shown.always)
+        listed = list(shown.listed)
+        for rule, pattern in state.unmatched:  # not once the pattern made the doc active
+            fired = session.active.get(rule)
+            if fired is None or fired.match.written != pattern:
+                listed.append(unmatched(rule, pattern))
         return build_sections(
             ranked.entries,
-            problems,
+            shown.problems,
             budget,
             counter,
             self._settings.max_docs,
             ranked.retired,
             listed,
-            _unfinished(catalog.unread, len(session.backlog)),
+            _unfinished(state.catalog.unread, len(session.backlog)),
         )
 
 

@@ -16,10 +16,12 @@ line by line, most specific first.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import accumulate
 
-from providers.core.budget import Fit, TokenCounter, fit
+from providers.core.budget import Fit, TokenCounter, fallback_tokens_for_bytes, fit
 from providers.core.left_out import left_out_header, left_out_line
 from providers.core.section_text import (
     ALWAYS_APPLIES,
@@ -52,6 +54,12 @@ class Entry:
     @property
     def label(self) -> str:
         return doc_label(self.rule.path, self.why)
+
+    @cached_property
+    def index_piece(self) -> str:
+        """Its line in the index (over the limit, or retired), newline first: written once
+        per entry, which the ranking keeps between turns."""
+        return f"\n- {self.rule.path}: {self.brief}"
 
 
 def catalog_line(rule: Rule, why: str) -> str:
@@ -117,7 +125,7 @@ def build_sections(
         return ()
     limit = len(entries) if max_docs is None else max_docs
     plan = _Plan(entries[:limit], entries[limit:], problems, retired, listed, unfinished)
-    named = fit(plan.units, budget, plan.write_named, counter)
+    named = fit(plan.units, budget, plan.write_named, counter) if plan.may_name(budget) else None
     if named is not None:
         return plan.sections(named)
     # Not even every name fits: docs get two thirds, the index what is left.
@@ -134,34 +142,72 @@ def build_sections(
     return (*docs, index) if index is not None else docs
 
 
-@dataclass(frozen=True)
-class _Retired:
-    """A doc whose scope no recent turn touched: named in the index, not shown."""
+@dataclass
+class _Run:
+    """Consecutive index lines under one header; each piece is a newline and a line."""
 
-    entry: Entry
+    header: str
+    pieces: list[str]
+
+    @cached_property
+    def body(self) -> str:
+        return "".join(self.pieces)
 
 
-_IndexItem = Unit | Entry | _Retired | Problem | Listed
+def _grouped(pairs: Iterable[tuple[str, str]]) -> list[_Run]:
+    """(header, line) pairs as runs: a new run wherever the header changes."""
+    runs: list[_Run] = []
+    for header, line in pairs:
+        if runs and runs[-1].header == header:
+            runs[-1].pieces.append("\n" + line)
+        else:
+            runs.append(_Run(header, ["\n" + line]))
+    return runs
 
 
-def _header_and_line(item: _IndexItem) -> tuple[str, str]:
-    """The index block ``item`` belongs to (its header) and its line there."""
-    if isinstance(item, Unit):
-        names = [item.name] if item.name else []
-        return left_out_header(HOW_TO_READ), left_out_line(item.group, names)
-    if isinstance(item, Entry):
-        return OVER_LIMIT_HEADER, f"- {item.rule.path}: {item.brief}"
-    if isinstance(item, _Retired):
-        return RETIRED_HEADER, f"- {item.entry.rule.path}: {item.entry.brief}"
-    if isinstance(item, Problem):
-        return PROBLEMS_HEADER, f"- {item.note}"
-    return item.header, item.line
+def _joined(runs: Iterable[_Run]) -> list[_Run]:
+    """``runs`` without empty ones, neighbours under the same header made one."""
+    found: list[_Run] = []
+    for run in runs:
+        if not run.pieces:
+            continue
+        if found and found[-1].header == run.header:
+            found[-1] = _Run(run.header, [*found[-1].pieces, *run.pieces])
+        else:
+            found.append(run)
+    return found
+
+
+def _text(runs: Sequence[_Run]) -> str:
+    """The index of ``runs`` (without its final newline): each header, then its lines."""
+    return "\n\n".join(run.header + run.body for run in runs)
+
+
+def _text_and_cuts(runs: Sequence[_Run]) -> tuple[str, list[int]]:
+    """:func:`_text` and, for each k, where the index of the first k lines ends in it.
+    The index of a prefix is a prefix of the text: the fitter's candidates are cuts of
+    one text, not texts written anew."""
+    cuts = [0]
+    for i, run in enumerate(runs):
+        start = cuts[-1] + (2 if i else 0) + len(run.header)
+        ends = accumulate(map(len, run.pieces), initial=start)
+        next(ends)
+        cuts.extend(ends)
+    return _text(runs), cuts
+
+
+_LINE = Unit("")
+"""One index line, as the fitter sees it: only how many are kept matters."""
+
+
+def _more_line(more: int) -> str:
+    return f"[{more} more scoped docs or notes not listed: over the token budget]"
 
 
 def _with_more(text: str, more: int) -> str:
     """The index text, closed by how many lines did not fit (``""`` for an empty one)."""
     if more:
-        line = f"[{more} more scoped docs or notes not listed: over the token budget]"
+        line = _more_line(more)
         text = f"{text}\n\n{line}" if text else line
     return text + "\n" if text else ""
 
@@ -178,17 +224,30 @@ class _Plan:
         listed: Sequence[Listed] = (),
         unfinished: Sequence[Listed] = (),
     ) -> None:
-        self.listed = tuple(listed)
-        self.unfinished = tuple(unfinished)
-        self.over_limit = over_limit
-        self.retired = tuple(_Retired(e) for e in retired)
-        self.problems = sorted(problems, key=lambda p: p.path)
+        self.head = _grouped((item.header, item.line) for item in unfinished)
+        """The index's opening lines (work this turn had no time for); then what was
+        left out of the docs shown, which depends on the cut; then ``tail``."""
+        notes = sorted(problems, key=lambda p: p.path)
+        self.tail = [
+            _Run(OVER_LIMIT_HEADER, [e.index_piece for e in over_limit]),
+            _Run(RETIRED_HEADER, [e.index_piece for e in retired]),
+            _Run(PROBLEMS_HEADER, [f"\n- {p.note}" for p in notes]),
+            *_grouped((item.header, item.line) for item in listed),
+        ]
+        self.fixed = len(unfinished) + sum(len(run.pieces) for run in self.tail)
+        """How many index lines there are besides what was left out of the docs shown."""
         self.by_path = {e.rule.path: e for e in shown}
         self.sizes: dict[str, int] = {}
         self.units: list[Unit] = []
         for entry in shown:
             self.sizes[entry.rule.path] = len(entry.rule.units)
             self.units.extend(entry.rule.units)
+        self.docs_from = [0] * (len(self.units) + 1)
+        """Per unit, how many docs have units from it on: how many the index names when
+        the cut is there (a doc's units are consecutive)."""
+        for i in range(len(self.units) - 1, -1, -1):
+            follows = i + 1 < len(self.units) and self.units[i + 1].group == self.units[i].group
+            self.docs_from[i] = self.docs_from[i + 1] + (0 if follows else 1)
 
     # -- docs -------------------------------------------------------------
 
@@ -222,10 +281,16 @@ class _Plan:
 
     # -- the index --------------------------------------------------------
 
-    def _left_out(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> list[Unit]:
-        """One entry per dropped doc (its brief) or cut doc (where the cut is)."""
+    def may_name(self, budget: int) -> bool:
+        """Whether an index naming everything might fit ``budget``: no cut's index is
+        shorter than the lines after the docs (a byte a character at least), so when
+        those alone are over, no candidate of the first pass is worth writing."""
+        return fallback_tokens_for_bytes(sum(len(run.body) for run in self.tail)) <= budget
+
+    def _left_out(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> _Run:
+        """One line per dropped doc (its brief) or cut doc (where the cut is)."""
         partial = {u.group for u in kept}
-        left_out: list[Unit] = []
+        lines: list[str] = []
         named: set[str] = set()
         for unit in dropped:
             if unit.group in named:
@@ -233,67 +298,44 @@ class _Plan:
             named.add(unit.group)
             if unit.group in partial:
                 where = f"the rest, from {unit.name}" if unit.name else "the rest"
-                left_out.append(Unit("", unit.group, where))
             else:
-                left_out.append(Unit("", unit.group, self.by_path[unit.group].brief))
-        return left_out
+                where = self.by_path[unit.group].brief
+            lines.append("\n" + left_out_line(unit.group, [where] if where else []))
+        return _Run(left_out_header(HOW_TO_READ), lines)
 
-    def _items(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> list[_IndexItem]:
-        return [
-            *self.unfinished,
-            *self._left_out(kept, dropped),
-            *self.over_limit,
-            *self.retired,
-            *self.problems,
-            *self.listed,
-        ]
-
-    @staticmethod
-    def _index_prefixes(items: Sequence[_IndexItem]) -> tuple[str, list[int]]:
-        """The index of ``items`` (without its final newline) and, for each k, where the
-        index of the first k ends in it. Items come grouped by block (left out, over the
-        limit, retired, not applied, listed), so the index of a prefix is a prefix of
-        the text: the fitter's candidates are cuts of one text, not texts written anew."""
-        parts: list[str] = []
-        cuts = [0]
-        length = 0
-        header = None
-        for item in items:
-            item_header, line = _header_and_line(item)
-            if item_header != header:
-                piece = ("\n\n" if parts else "") + item_header + "\n" + line
-                header = item_header
-            else:
-                piece = "\n" + line
-            parts.append(piece)
-            length += len(piece)
-            cuts.append(length)
-        return "".join(parts), cuts
-
-    @classmethod
-    def _index_text(cls, items: Sequence[_IndexItem], more: int) -> str:
-        return _with_more(cls._index_prefixes(items)[0], more)
+    def _index(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> list[_Run]:
+        """The index's runs: work not done, left out, over the limit, retired, not
+        applied, listed."""
+        return _joined([*self.head, self._left_out(kept, dropped), *self.tail])
 
     def write_named(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
-        return (*self._doc_texts(kept), self._index_text(self._items(kept, dropped), 0))
+        return (*self._doc_texts(kept), _with_more(_text(self._index(kept, dropped)), 0))
 
     def write_counted(self, kept: Sequence[Unit], dropped: Sequence[Unit]) -> tuple[str, ...]:
-        return (*self._doc_texts(kept), self._index_text((), len(self._items(kept, dropped))))
+        more = self.fixed + self.docs_from[len(kept)]  # each doc left out or cut: one line
+        return (*self._doc_texts(kept), _with_more("", more))
 
     def fit_index(
         self, kept: Sequence[Unit], dropped: Sequence[Unit], budget: int, counter: TokenCounter
     ) -> Section | None:
         """The index alone within ``budget``: as many lines as fit, then how many more."""
-        items = self._items(kept, dropped)
-        if not items:
+        runs = self._index(kept, dropped)
+        if not runs:
             return None
-        lines = [Unit("", "", "", order=i) for i in range(len(items))]
-        full, cuts = self._index_prefixes(items)
+        full, cuts = _text_and_cuts(runs)
+        lines = [_LINE] * (len(cuts) - 1)  # the fitter only counts them
 
         def write(shown: Sequence[Unit], rest: Sequence[Unit]) -> tuple[str, ...]:
             return (_with_more(full[: cuts[len(shown)]], len(rest)),)
 
-        fitted = fit(lines, budget, write, counter)
+        def size(k: int) -> int:
+            """The fallback count of ``write``'s text for the first ``k`` lines, from
+            ``cuts`` alone: one byte a character, so for an ASCII index only."""
+            more = len(cuts) - 1 - k
+            length = cuts[k] + (len(_more_line(more)) + (2 if cuts[k] else 0) if more else 0)
+            return fallback_tokens_for_bytes(length + 1 if length else 0)
+
+        fitted = fit(lines, budget, write, counter, size if full.isascii() else None)
         if fitted is None:
             return None
         return Section(INDEX_LABEL, fitted.texts[0], fitted.counts[0], Stability.DYNAMIC)

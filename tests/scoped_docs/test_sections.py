@@ -239,8 +239,16 @@ def test_small_docs_are_kept_against_a_count_when_the_index_cannot_be_whole() ->
 def test_the_index_of_a_prefix_is_a_prefix_of_the_whole_index() -> None:
     """fit_index renders the index once and cuts it: each kind of line sits under its
     own header, once, and every cut ends exactly after that many items' lines."""
-    from providers.core.types import Unit
-    from providers.scoped_docs.sections import Listed, _Plan
+    from providers.core.left_out import left_out_header, left_out_line
+    from providers.scoped_docs.sections import (
+        HOW_TO_READ,
+        Listed,
+        _joined,
+        _Plan,
+        _Run,
+        _text_and_cuts,
+        _with_more,
+    )
 
     docs = [
         glob_rule(f".cursor/rules/r{i}.mdc", f"# R{i}\n\nbody {i}\n", f"p{i}/**") for i in range(4)
@@ -250,9 +258,11 @@ def test_the_index_of_a_prefix_is_a_prefix_of_the_whole_index() -> None:
     problems = [Problem(".cursor/rules/bad.mdc", ".cursor/rules/bad.mdc: not applied, broken")]
     listed = [Listed("[A:]", "- a"), Listed("[A:]", "- b"), Listed("[B:]", "- c")]
     plan = _Plan(shown[:2], shown[2:], problems, retired, listed)
-    cut = Unit("", docs[0].path, "# R0 > ## Part")
-    items = [cut, *plan._items(plan.units[:1], plan.units[1:])]
-    full, cuts = plan._index_prefixes(items)
+    cut = _Run(
+        left_out_header(HOW_TO_READ), ["\n" + left_out_line(docs[0].path, ["# R0 > ## Part"])]
+    )
+    runs = _joined([cut, *plan._index(plan.units[:1], plan.units[1:])])
+    full, cuts = _text_and_cuts(runs)
     lines = [
         "[Left out to fit the token budget; read the file when you need it:]",
         "- .cursor/rules/r0.mdc: # R0 (## Part)",
@@ -277,10 +287,10 @@ def test_the_index_of_a_prefix_is_a_prefix_of_the_whole_index() -> None:
     ]
     assert full == "\n".join(lines)
     item_lines = [line for line in lines if line.startswith("- ")]
-    assert len(cuts) == len(items) + 1 == len(item_lines) + 1
-    for k in range(1, len(items) + 1):
+    assert len(cuts) == len(item_lines) + 1
+    for k in range(1, len(item_lines) + 1):
         assert full[: cuts[k]].endswith(item_lines[k - 1])
         assert full[cuts[k] : cuts[k] + 1] in ("", "\n")
-    assert plan._index_text(items[:1], 2).endswith(
+    assert _with_more(full[: cuts[1]], 2).endswith(
         "\n\n[2 more scoped docs or notes not listed: over the token budget]\n"
     )
