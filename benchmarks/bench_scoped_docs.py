@@ -14,13 +14,20 @@ import shutil
 import statistics
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import grpc
+
 from benchmarks.floor import BarePlugin, median_seconds, row
 from benchmarks.provider_process import TimedProvider
 from benchmarks.repos import git
+from providers._gen.pluggableharness.context.v1 import context_pb2
+from providers._gen.pluggableharness.kernel.v1 import kernel_pb2, kernel_pb2_grpc
+from providers._gen.pluggableharness.model.v1 import model_pb2
+from providers.goplugin.convert import text_block
 
 
 def make_repo(root: Path, rules: int, paths: int) -> list[str]:
@@ -42,6 +49,25 @@ def make_repo(root: Path, rules: int, paths: int) -> list[str]:
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "generated")
     return files
+
+
+def count_tokens_call(
+    provider: TimedProvider, reply: context_pb2.ContextContribution
+) -> Callable[[], None]:
+    """One CountTokens round trip to the kernel's callback server, for a text as long as
+    the provider's answer: what a turn with a new text must ask the kernel (the kernel's
+    protocol, not the provider's work)."""
+    channel = grpc.insecure_channel(f"unix:{provider.plugin.callback_server.address}")
+    stub = kernel_pb2_grpc.KernelCallbackServiceStub(channel)
+    text = "".join(s.content[0].text.text for s in reply.sections) or "x"
+    request = kernel_pb2.CountTokensRequest(
+        content=[text_block(text)], model_ref=model_pb2.ModelRef(id="bench-model")
+    )
+
+    def call() -> None:
+        stub.CountTokens(request, timeout=10)
+
+    return call
 
 
 def main() -> int:
@@ -68,7 +94,10 @@ def main() -> int:
         for i in range(args.turns):
             seen.append(f"src/pkg{(i * 7) % (args.rules * 2)}/new{i}.py")
             growing.append(provider.request(repo, 4000, list(seen)))
+        counts_before = provider.plugin.callbacks.stats.count_tokens_calls
         one_new = [provider.contribute(request)[0] for request in growing]
+        callbacks = provider.plugin.callbacks.stats.count_tokens_calls - counts_before
+        count_rt = median_seconds(count_tokens_call(provider, reply), 50)
     finally:
         provider.close()
         bare.close()
@@ -83,6 +112,12 @@ def main() -> int:
     print(row("no-op round trip with the same bytes", rt_payload * ms, rt * ms))
     print(row("turn adding no path vs that", none_new * ms, rt_payload * ms, 2.0))
     print(row("turn adding one path vs that", one, rt_payload * ms, 2.0))
+    per_turn = callbacks / args.turns
+    with_counts = (rt_payload + per_turn * count_rt) * ms
+    print(
+        f"{'CountTokens callbacks per one-path turn':<42} {per_turn:9.2f}  (each {count_rt * ms:.3f} ms)"
+    )
+    print(row("turn adding one path vs that + callbacks", one, with_counts, 1.5))
     return 0
 
 
