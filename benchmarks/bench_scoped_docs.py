@@ -114,9 +114,8 @@ def main() -> int:
     print(row("turn adding one path vs that", one, rt_payload * ms, 2.0))
     per_turn = callbacks / args.turns
     with_counts = (rt_payload + per_turn * count_rt) * ms
-    print(
-        f"{'CountTokens callbacks per one-path turn':<42} {per_turn:9.2f}  (each {count_rt * ms:.3f} ms)"
-    )
+    each = f"(each {count_rt * ms:.3f} ms)"
+    print(f"{'CountTokens callbacks per one-path turn':<42} {per_turn:9.2f}  {each}")
     print(row("turn adding one path vs that + callbacks", one, with_counts, 1.5))
     return 0
 
