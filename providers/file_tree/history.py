@@ -25,6 +25,7 @@ from __future__ import annotations
 import heapq
 import math
 import os
+from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,9 @@ PAUSE_EVERY = 512
 PIECE_BYTES = 256 * 1024
 """A record longer than this is decoded a piece at a time, with a pause between."""
 
+_ID = "I"
+"""The ``array`` type of a large commit's path ids."""
+
 Pause = Callable[[], None]
 """Called between slices of work: the background miner waits there while a turn runs."""
 
@@ -60,7 +64,9 @@ class History:
     """Recent commits as path-id tuples, newest first, with the indexes the ranking asks."""
 
     paths: tuple[str, ...] = ()
-    commits: tuple[tuple[int, ...], ...] = ()
+    commits: tuple[Sequence[int], ...] = ()
+    """Each commit's path ids: a tuple, or an ``array`` for one of more than
+    :data:`MAX_COMMIT_FILES` (an import of 100,000 files: 4 bytes an id, not 36)."""
     activity: Mapping[str, float] = field(default_factory=dict)
     """Per file: the sum of the recency weights of the commits that changed it."""
     dir_activity: Mapping[str, float] = field(default_factory=dict)
@@ -72,6 +78,7 @@ class History:
     an import or a sweep changed is not where work goes on (in a repository of one
     commit, every file would tie, and the first alphabetically would lead the map)."""
     _by_path: Mapping[str, int] = field(default_factory=dict, repr=False)
+    """The ids of the paths some co-change commit changed (the others have no partners)."""
     _touching: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False)
     """Per path id, the co-change commits that changed it: filled when first asked."""
 
@@ -79,21 +86,29 @@ class History:
     def of(
         cls,
         paths: tuple[str, ...],
-        commits: tuple[tuple[int, ...], ...],
+        commits: Iterable[Sequence[int]],
         activity: Iterable[float],
         dir_activity: Mapping[str, float],
     ) -> History:
-        """A history from its columns (``activity`` in the order of ``paths``)."""
-        per_path = dict(zip(paths, activity, strict=True))
-        small = chain.from_iterable(c for c in commits if len(c) <= MAX_COMMIT_FILES)
-        candidates = [paths[i] for i in sorted(set(small))]
+        """A history from its columns (``activity`` in the order of ``paths``).
+
+        Memory is most of the cost at 100,000 paths, so equal activities share one
+        float (every file of an import commit has the same), large commits are arrays,
+        and only the paths of co-change commits get an id lookup.
+        """
+        shared: dict[float, float] = {}
+        per_path = dict(zip(paths, map(shared.setdefault, activity, activity), strict=True))
+        del shared
+        kept = tuple(map(_compact, commits))
+        small = sorted(set(chain.from_iterable(c for c in kept if len(c) <= MAX_COMMIT_FILES)))
+        candidates = [paths[i] for i in small]
         return cls(
             paths=paths,
-            commits=commits,
+            commits=kept,
             activity=per_path,
             dir_activity=dir_activity,
             hottest=tuple(heapq.nlargest(HOTTEST, candidates, key=per_path.__getitem__)),
-            _by_path=dict(zip(paths, range(len(paths)), strict=True)),
+            _by_path=dict(zip(candidates, small, strict=True)),
         )
 
     def __bool__(self) -> bool:
@@ -126,6 +141,13 @@ class History:
                     scores[other] += weight
         best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
         return [(self.paths[i], score) for i, score in best]
+
+
+def _compact(ids: Sequence[int]) -> Sequence[int]:
+    """A commit's ids as kept: a tuple when few, else an array."""
+    if len(ids) <= MAX_COMMIT_FILES:
+        return tuple(ids)
+    return ids if isinstance(ids, array) and ids.typecode == _ID else array(_ID, ids)
 
 
 def _recency(index: int) -> float:
@@ -179,7 +201,7 @@ def _names(output: bytes, start: int, stop: int, pause: Pause) -> tuple[str, ...
 def build(commits: Iterable[Sequence[str]], pause: Pause = _go_on) -> History:
     """A :class:`History` from commits given newest first, each as its changed paths."""
     ids: dict[str, int] = {}
-    encoded: list[tuple[int, ...]] = []
+    encoded: list[Sequence[int]] = []
     activity: list[float] = []
     lasting: list[float] = []
     since_pause = 0
@@ -201,7 +223,7 @@ def build(commits: Iterable[Sequence[str]], pause: Pause = _go_on) -> History:
             if since_pause >= PAUSE_EVERY:
                 since_pause = 0
                 pause()
-        encoded.append(tuple(row))
+        encoded.append(_compact(row))
         since_pause += 1
     paths = tuple(ids)
     return History.of(paths, tuple(encoded), activity, _dir_totals(paths, lasting, pause))

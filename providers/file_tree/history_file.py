@@ -99,7 +99,7 @@ def _decode(data: bytes, root: str, head: str) -> History | None:
     ):
         return None
     offsets = [0, *accumulate(lengths)]
-    commits = tuple(tuple(ids[offsets[i] : offsets[i + 1]]) for i in range(commit_count))
+    commits = (ids[offsets[i] : offsets[i + 1]] for i in range(commit_count))
     return History.of(paths, commits, activity, dict(zip(dirs, dir_values, strict=True)))
 
 
