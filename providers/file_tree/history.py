@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice, repeat
 
+from providers.file_tree.history_columns import Activity, PathColumn, in_git_order
+
 LOG_ARGS = ("log", "-z", "--name-only", "--no-renames", "--format=%x1e%ct", "HEAD", "--")
 """Newest first: a record separator and the commit time, then the changed paths."""
 
@@ -63,11 +65,12 @@ def _go_on() -> None:
 class History:
     """Recent commits as path-id tuples, newest first, with the indexes the ranking asks."""
 
-    paths: tuple[str, ...] = ()
+    paths: PathColumn = field(default_factory=lambda: PathColumn(b"", 0))
     commits: tuple[Sequence[int], ...] = ()
     """Each commit's path ids: a tuple, or an ``array`` for one of more than
     :data:`MAX_COMMIT_FILES` (an import of 100,000 files: 4 bytes an id, not 36)."""
     activity: Mapping[str, float] = field(default_factory=dict)
+    """(An :class:`Activity` once built.)"""
     """Per file: the sum of the recency weights of the commits that changed it."""
     dir_activity: Mapping[str, float] = field(default_factory=dict)
     """Longer-lived activity (co-change's half-life) summed into every ancestor directory
@@ -85,30 +88,34 @@ class History:
     @classmethod
     def of(
         cls,
-        paths: tuple[str, ...],
+        paths: PathColumn | Sequence[str],
         commits: Iterable[Sequence[int]],
         activity: Iterable[float],
         dir_activity: Mapping[str, float],
     ) -> History:
-        """A history from its columns (``activity`` in the order of ``paths``).
+        """A history from its columns (``activity`` in the order of ``paths``; a large
+        commit's ids in git's order, :func:`~history_columns.in_git_order`).
 
-        Memory is most of the cost at 100,000 paths, so equal activities share one
-        float (every file of an import commit has the same), large commits are arrays,
-        and only the paths of co-change commits get an id lookup.
+        Memory is most of the cost at 100,000 paths (one import commit), so the paths
+        and activities are columns (:mod:`history_columns`), large commits arrays, and
+        only the paths of co-change commits get a ``str`` and a dict entry.
         """
-        shared: dict[float, float] = {}
-        per_path = dict(zip(paths, map(shared.setdefault, activity, activity), strict=True))
-        del shared
+        column = paths if isinstance(paths, PathColumn) else PathColumn.of(paths)
+        values = array("d", activity)
+        if len(values) != len(column):
+            raise ValueError(f"{len(values)} activities for {len(column)} paths")
         kept = tuple(map(_compact, commits))
         small = sorted(set(chain.from_iterable(c for c in kept if len(c) <= MAX_COMMIT_FILES)))
-        candidates = [paths[i] for i in small]
+        candidates = [column[i] for i in small]
+        by_path = dict(zip(candidates, small, strict=True))
+        large = (c for c in kept if len(c) > MAX_COMMIT_FILES)
         return cls(
-            paths=paths,
+            paths=column,
             commits=kept,
-            activity=per_path,
+            activity=Activity(column, values, by_path, large),
             dir_activity=dir_activity,
-            hottest=tuple(heapq.nlargest(HOTTEST, candidates, key=per_path.__getitem__)),
-            _by_path=dict(zip(candidates, small, strict=True)),
+            hottest=tuple(heapq.nlargest(HOTTEST, candidates, key=lambda p: values[by_path[p]])),
+            _by_path=by_path,
         )
 
     def __bool__(self) -> bool:
@@ -223,10 +230,11 @@ def build(commits: Iterable[Sequence[str]], pause: Pause = _go_on) -> History:
             if since_pause >= PAUSE_EVERY:
                 since_pause = 0
                 pause()
-        encoded.append(_compact(row))
+        encoded.append(_compact(row if len(row) <= MAX_COMMIT_FILES else in_git_order(row, unique)))
         since_pause += 1
     paths = tuple(ids)
-    return History.of(paths, tuple(encoded), activity, _dir_totals(paths, lasting, pause))
+    ids.clear()
+    return History.of(paths, encoded, activity, _dir_totals(paths, lasting, pause))
 
 
 def _dir_totals(paths: Sequence[str], scores: Sequence[float], pause: Pause) -> dict[str, float]:
