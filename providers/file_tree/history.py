@@ -123,7 +123,7 @@ class History:
 
     def changed(self) -> list[tuple[str, ...]]:
         """Each commit's changed paths, newest first (what :func:`build` was given)."""
-        paths = self.paths
+        paths = list(self.paths)  # decoded at once, not a call per path
         return [tuple(map(paths.__getitem__, files)) for files in self.commits]
 
     def partners(self, path: str, limit: int = 30) -> list[tuple[str, float]]:
