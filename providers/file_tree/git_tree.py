@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from providers.file_tree.memory import LARGE_BLOCK, expect_large_blocks
 from providers.file_tree.packed import PackedPaths
+from providers.file_tree.tracked import TrackedBlocks
 from providers.file_tree.tree import Tree, parent_dirs
 from providers.repository.listing import ListingRun
 
@@ -19,8 +20,9 @@ def _one_by_one(untracked: int, tracked: int) -> bool:
     return untracked <= 16 + tracked // 1000
 
 
-def tree_of(run: ListingRun) -> tuple[Tree, int]:
-    """The tree of what ``run`` lists, and how many directories git could not read.
+def tree_of(run: ListingRun) -> tuple[Tree, int, TrackedBlocks | None]:
+    """The tree of what ``run`` lists, how many directories git could not read, and the
+    hashes of the tracked files' listing (None when a path is not UTF-8).
 
     The tracked files come first (the index is quick to read): they are
     packed while git still walks the work tree for untracked ones, which
@@ -28,7 +30,8 @@ def tree_of(run: ListingRun) -> tuple[Tree, int]:
     """
     tracked = run.take_tracked()
     parents = parent_dirs(tracked)
-    files = PackedPaths.of(tracked)
+    hashed: list[TrackedBlocks] = []
+    files = PackedPaths.of(tracked, lambda joined: hashed.append(TrackedBlocks.of(joined)))
     untracked = run.take_untracked()
     repos = {r.rstrip("/") for r in untracked.repos}
     parents.update(parent_dirs(untracked.paths), parent_dirs(repos))
@@ -37,7 +40,8 @@ def tree_of(run: ListingRun) -> tuple[Tree, int]:
             files.add(path)
     else:
         files = PackedPaths.of([*files, *untracked.paths, *repos])
-    return Tree.assemble(files, repos, parents), untracked.unreadable
+    tree = Tree.assemble(files, repos, parents)
+    return tree, untracked.unreadable, hashed[0] if hashed else None
 
 
 def expect_large(size: int) -> None:

@@ -25,10 +25,13 @@ from __future__ import annotations
 import heapq
 import math
 import os
+from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice, repeat
+
+from providers.file_tree.history_columns import Activity, PathColumn, in_git_order
 
 LOG_ARGS = ("log", "-z", "--name-only", "--no-renames", "--format=%x1e%ct", "HEAD", "--")
 """Newest first: a record separator and the commit time, then the changed paths."""
@@ -47,6 +50,9 @@ PAUSE_EVERY = 512
 PIECE_BYTES = 256 * 1024
 """A record longer than this is decoded a piece at a time, with a pause between."""
 
+_ID = "I"
+"""The ``array`` type of a large commit's path ids."""
+
 Pause = Callable[[], None]
 """Called between slices of work: the background miner waits there while a turn runs."""
 
@@ -59,9 +65,12 @@ def _go_on() -> None:
 class History:
     """Recent commits as path-id tuples, newest first, with the indexes the ranking asks."""
 
-    paths: tuple[str, ...] = ()
-    commits: tuple[tuple[int, ...], ...] = ()
+    paths: PathColumn = field(default_factory=lambda: PathColumn(b"", 0))
+    commits: tuple[Sequence[int], ...] = ()
+    """Each commit's path ids: a tuple, or an ``array`` for one of more than
+    :data:`MAX_COMMIT_FILES` (an import of 100,000 files: 4 bytes an id, not 36)."""
     activity: Mapping[str, float] = field(default_factory=dict)
+    """(An :class:`Activity` once built.)"""
     """Per file: the sum of the recency weights of the commits that changed it."""
     dir_activity: Mapping[str, float] = field(default_factory=dict)
     """Longer-lived activity (co-change's half-life) summed into every ancestor directory
@@ -72,28 +81,41 @@ class History:
     an import or a sweep changed is not where work goes on (in a repository of one
     commit, every file would tie, and the first alphabetically would lead the map)."""
     _by_path: Mapping[str, int] = field(default_factory=dict, repr=False)
+    """The ids of the paths some co-change commit changed (the others have no partners)."""
     _touching: dict[int, tuple[int, ...]] = field(default_factory=dict, repr=False)
     """Per path id, the co-change commits that changed it: filled when first asked."""
 
     @classmethod
     def of(
         cls,
-        paths: tuple[str, ...],
-        commits: tuple[tuple[int, ...], ...],
+        paths: PathColumn | Sequence[str],
+        commits: Iterable[Sequence[int]],
         activity: Iterable[float],
         dir_activity: Mapping[str, float],
     ) -> History:
-        """A history from its columns (``activity`` in the order of ``paths``)."""
-        per_path = dict(zip(paths, activity, strict=True))
-        small = chain.from_iterable(c for c in commits if len(c) <= MAX_COMMIT_FILES)
-        candidates = [paths[i] for i in sorted(set(small))]
+        """A history from its columns (``activity`` in the order of ``paths``; a large
+        commit's ids in git's order, :func:`~history_columns.in_git_order`).
+
+        Memory is most of the cost at 100,000 paths (one import commit), so the paths
+        and activities are columns (:mod:`history_columns`), large commits arrays, and
+        only the paths of co-change commits get a ``str`` and a dict entry.
+        """
+        column = paths if isinstance(paths, PathColumn) else PathColumn.of(paths)
+        values = array("d", activity)
+        if len(values) != len(column):
+            raise ValueError(f"{len(values)} activities for {len(column)} paths")
+        kept = tuple(map(_compact, commits))
+        small = sorted(set(chain.from_iterable(c for c in kept if len(c) <= MAX_COMMIT_FILES)))
+        candidates = [column[i] for i in small]
+        by_path = dict(zip(candidates, small, strict=True))
+        large = (c for c in kept if len(c) > MAX_COMMIT_FILES)
         return cls(
-            paths=paths,
-            commits=commits,
-            activity=per_path,
+            paths=column,
+            commits=kept,
+            activity=Activity(column, values, by_path, large),
             dir_activity=dir_activity,
-            hottest=tuple(heapq.nlargest(HOTTEST, candidates, key=per_path.__getitem__)),
-            _by_path=dict(zip(paths, range(len(paths)), strict=True)),
+            hottest=tuple(heapq.nlargest(HOTTEST, candidates, key=lambda p: values[by_path[p]])),
+            _by_path=by_path,
         )
 
     def __bool__(self) -> bool:
@@ -101,7 +123,7 @@ class History:
 
     def changed(self) -> list[tuple[str, ...]]:
         """Each commit's changed paths, newest first (what :func:`build` was given)."""
-        paths = self.paths
+        paths = list(self.paths)  # decoded at once, not a call per path
         return [tuple(map(paths.__getitem__, files)) for files in self.commits]
 
     def partners(self, path: str, limit: int = 30) -> list[tuple[str, float]]:
@@ -126,6 +148,13 @@ class History:
                     scores[other] += weight
         best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
         return [(self.paths[i], score) for i, score in best]
+
+
+def _compact(ids: Sequence[int]) -> Sequence[int]:
+    """A commit's ids as kept: a tuple when few, else an array."""
+    if len(ids) <= MAX_COMMIT_FILES:
+        return tuple(ids)
+    return ids if isinstance(ids, array) and ids.typecode == _ID else array(_ID, ids)
 
 
 def _recency(index: int) -> float:
@@ -179,7 +208,7 @@ def _names(output: bytes, start: int, stop: int, pause: Pause) -> tuple[str, ...
 def build(commits: Iterable[Sequence[str]], pause: Pause = _go_on) -> History:
     """A :class:`History` from commits given newest first, each as its changed paths."""
     ids: dict[str, int] = {}
-    encoded: list[tuple[int, ...]] = []
+    encoded: list[Sequence[int]] = []
     activity: list[float] = []
     lasting: list[float] = []
     since_pause = 0
@@ -201,10 +230,11 @@ def build(commits: Iterable[Sequence[str]], pause: Pause = _go_on) -> History:
             if since_pause >= PAUSE_EVERY:
                 since_pause = 0
                 pause()
-        encoded.append(tuple(row))
+        encoded.append(_compact(row if len(row) <= MAX_COMMIT_FILES else in_git_order(row, unique)))
         since_pause += 1
     paths = tuple(ids)
-    return History.of(paths, tuple(encoded), activity, _dir_totals(paths, lasting, pause))
+    ids.clear()
+    return History.of(paths, encoded, activity, _dir_totals(paths, lasting, pause))
 
 
 def _dir_totals(paths: Sequence[str], scores: Sequence[float], pause: Pause) -> dict[str, float]:

@@ -22,6 +22,7 @@ from providers.file_tree.history import (
     MAX_COMMITS,
     History,
 )
+from providers.file_tree.history_columns import Activity, PathColumn
 
 MAX_RAW_BYTES = 256 * 1024 * 1024
 """The most a file may expand to when read."""
@@ -39,10 +40,10 @@ def encode(root: str, head: str, history: History) -> bytes:
     """``history``, mined for ``root`` at ``head``, as a file's bytes."""
     dirs = tuple(history.dir_activity)
     columns = (
-        _joined(history.paths),
+        history.paths.joined(),
         array(_IDS, map(len, history.commits)).tobytes(),
         array(_IDS, chain.from_iterable(history.commits)).tobytes(),
-        array("d", history.activity.values()).tobytes(),
+        _activities(history).tobytes(),
         _joined(dirs),
         array("d", history.dir_activity.values()).tobytes(),
     )
@@ -89,7 +90,7 @@ def _decode(data: bytes, root: str, head: str) -> History | None:
     ids.frombytes(parts[2])
     activity.frombytes(parts[3])
     dir_values.frombytes(parts[5])
-    paths, dirs = _split(parts[0], count), _split(parts[4], dir_count)
+    paths, dirs = PathColumn(parts[0], count), _split(parts[4], dir_count)
     if (
         len(lengths) != commit_count
         or sum(lengths) != len(ids)
@@ -99,8 +100,15 @@ def _decode(data: bytes, root: str, head: str) -> History | None:
     ):
         return None
     offsets = [0, *accumulate(lengths)]
-    commits = tuple(tuple(ids[offsets[i] : offsets[i + 1]]) for i in range(commit_count))
+    commits = (ids[offsets[i] : offsets[i + 1]] for i in range(commit_count))
     return History.of(paths, commits, activity, dict(zip(dirs, dir_values, strict=True)))
+
+
+def _activities(history: History) -> array[float]:
+    activity = history.activity
+    if isinstance(activity, Activity):
+        return activity.column()
+    return array("d", (activity[path] for path in history.paths))
 
 
 def _joined(names: tuple[str, ...]) -> bytes:

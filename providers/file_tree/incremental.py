@@ -6,6 +6,10 @@ Paths created or deleted are each checked against the ignore rules
 A changed ``.gitignore`` (outside ignored directories) or our own ignore
 file, or a repository appearing or vanishing, cannot be applied path by
 path: :class:`Relist` says so and the caller lists everything again.
+
+A change of git's index (:func:`apply_index`) is applied the same way: a
+newly tracked file is listed whatever the rules say, one no longer tracked
+only when they do not ignore it.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from providers.file_tree.listing import Listing, rules_for
+from providers.file_tree.packed import encode
+from providers.file_tree.tracked import Span
 from providers.repository.gitexec import GitRunner
 from providers.repository.ignore import GITIGNORE
 from providers.repository.layout import DOT_GIT, git_dir, is_nested_repository
@@ -70,6 +76,48 @@ def apply_changes(listing: Listing, runner: GitRunner, paths: Iterable[str]) -> 
                 files.append(rel)
     for rel in _admitted(listing, runner, files, dirs):
         tree.add(rel)
+
+
+SPAN_MOST = 20_000
+"""Listed paths in an index change's span beyond which listing everything again is as quick."""
+
+
+def apply_index(listing: Listing, runner: GitRunner, span: Span) -> None:
+    """Bring ``listing`` up to date with git's index, whose tracked files changed within
+    ``span`` only (:meth:`TrackedBlocks.span`), or raise :class:`Relist`."""
+    tree = listing.tree
+    listed = tree.leaves_between(span.after, span.before, SPAN_MOST)
+    if listed is None:
+        raise Relist("the index changed in too many places")
+    tracked = span.paths
+    for rel in sorted(tracked.difference(listed)):  # newly tracked
+        if tree.inside_nested_repository(rel) or listing.own.excluded_path(rel, False):
+            continue
+        try:
+            st = os.lstat(listing.root / rel)
+        except OSError:
+            listing.known.add(rel)  # deleted: listed again whatever the rules say if it returns
+            continue
+        if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+            raise Relist(f"{rel} is tracked and is not a file")
+        tree.add(rel)
+    untracked = [rel for rel in listed if rel not in tracked and not tree.is_repository(rel)]
+    if untracked:
+        rules = rules_for(listing, runner)
+        for rel in untracked:
+            if rules.excluded_path(rel, False):
+                tree.remove(rel)
+    after = encode(span.after) if span.after is not None else None
+    before = encode(span.before) if span.before is not None else None
+    listing.known.difference_update(
+        [
+            rel
+            for rel in listing.known
+            if rel not in tracked
+            and (after is None or encode(rel) > after)
+            and (before is None or encode(rel) < before)
+        ]
+    )
 
 
 def _ignored_dir(listing: Listing, runner: GitRunner, rel_dir: str) -> bool:

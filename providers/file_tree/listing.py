@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from providers.file_tree.git_tree import expect_large, submodules_as_repositories, tree_of
+from providers.file_tree.tracked import TrackedBlocks
 from providers.file_tree.tree import Tree
 from providers.repository.excludes import global_excludes
 from providers.repository.gitexec import GitError, GitRunner
@@ -76,9 +77,10 @@ class Listing:
     digest: bytes = b""
     """Of git's output: a listing that would come out the same is not built again."""
     index: Path | None = None
-    """git's index, one of ``key_files``; see ``repository.listing.tracked_digest``."""
-    tracked_digest: bytes = b""
-    """Of the tracked files' listing alone."""
+    """git's index, one of ``key_files``: its change alone is applied in place (``tracked``)."""
+    tracked: TrackedBlocks | None = None
+    """The tracked files' listing as hashes: what a change of the index changed
+    (:mod:`tracked`); None outside git, or when a path is not UTF-8."""
     own_lines: tuple[tuple[str, ...], ...] = ()
     submodules: frozenset[str] = frozenset()
     """Paths ``.gitmodules`` names (listed as repositories ``name/``)."""
@@ -194,12 +196,13 @@ def list_again(
             if reusable and run.missing() == previous.missing:
                 return previous, True
         previous = None
-        tree, unreadable = tree_of(run)
+        tree, unreadable, tracked = tree_of(run)
         digest = run.digest()
     except GitError as exc:
         log.warning("git cannot list %s (%s); walking it instead", root, exc)
         return _walked(root, patterns, runner, previous)
     listing = _listed_by_git(root, gitdir, patterns, run, tree, unreadable, digest)
+    listing.tracked = tracked
     if relisting:
         settle_missing(listing)  # already known: the check above needed them
     return listing, False
@@ -235,7 +238,6 @@ def _listed_by_git(
         submodules=frozenset(submodules),
         digest=digest,
         index=gitdir / "index",
-        tracked_digest=run.tracked_digest(),
         own_lines=patterns.lines,
         built=tree.version,
         pending=run,

@@ -16,9 +16,11 @@ Each turn calls :meth:`LiveListing.refresh`, which asks the watch
 - a walk that stopped early (``Listing.partial``: started in ``/`` or a home
   directory): the cached listing, with no watch and no stamps.
 
-A changed git index, git excludes file or our ignore file always means a
-full re-list, except when only the index changed and the tracked files did
-not (a commit): one ``ls-files --cached`` shows that.
+A changed git excludes file or our ignore file always means a full re-list.
+A change of git's index alone (a commit, a file staged or unstaged) does
+not: one ``ls-files --cached`` lists the tracked files, their hashes
+(:mod:`tracked`) say where they changed, and :func:`incremental.apply_index`
+edits the tree there.
 """
 
 from __future__ import annotations
@@ -29,14 +31,14 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from providers.file_tree.incremental import Relist, apply_changes
+from providers.file_tree.incremental import Relist, apply_changes, apply_index
 from providers.file_tree.listing import Listing, ListingOptions, list_again, settle_missing
 from providers.file_tree.memory import return_free_memory
 from providers.file_tree.stamps import DirStamps
+from providers.file_tree.tracked import TRACKED_ARGS, TrackedBlocks
 from providers.repository.gitexec import GitError, GitRunner
 from providers.repository.ignore import GITIGNORE
 from providers.repository.ignored_dirs import IgnoredDirs
-from providers.repository.listing import tracked_digest
 from providers.repository.sources import FileKey, file_keys
 from providers.watch import WatcherFactory, WatchLifecycle, WatchStatus
 
@@ -158,9 +160,9 @@ class LiveListing:
     def _keys_changed(self) -> bool:
         """Whether a rule file changed so that only a full listing can say what is listed.
 
-        When only git's index changed, one quick ``ls-files --cached`` decides
-        (:func:`tracked_digest`): a commit, or staging a file already
-        tracked, lists the same files.
+        When only git's index changed, one quick ``ls-files --cached`` says what
+        the tracked files are now, and the listing is edited where they changed
+        (a commit, or staging a file already tracked, changes nothing).
         """
         listing = self._listing
         assert listing is not None
@@ -172,16 +174,22 @@ class LiveListing:
             for path, was, now in zip(listing.key_files, self._keys, state, strict=True)
             if was != now
         }
-        if changed != {listing.index} or not listing.tracked_digest:
+        if changed != {listing.index} or listing.tracked is None:
             return True
         try:
-            same = tracked_digest(self._runner, self.root) == listing.tracked_digest
+            out = self._runner.run(self.root, TRACKED_ARGS)[1]
         except GitError:
             return True
-        _trim_after(listing)
-        if same:
-            self._keys = state  # taken before git read the index: a later change shows again
-        return not same
+        tracked = TrackedBlocks.of(out)
+        if not listing.tracked.same(tracked):
+            try:
+                apply_index(listing, self._runner, listing.tracked.span(tracked, out))
+            except Relist as why:
+                log.debug("file tree: full re-list (%s)", why)
+                return True
+            listing.tracked = tracked
+        self._keys = state  # taken before git read the index: a later change shows again
+        return False
 
 
 def _trim_after(listing: Listing) -> None:

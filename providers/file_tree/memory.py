@@ -6,7 +6,10 @@ the first one is freed it raises its threshold to that size, so the next
 copies come from a heap (a worker thread's arena) that cannot shrink while
 anything above them lives: the process would stay at its peak. Fixing the
 threshold keeps large blocks in ``mmap`` (freed means returned), and
-``malloc_trim`` hands back what the heaps hold free.
+``malloc_trim`` hands back what the heaps hold free. The listing, the
+history and the answers are made in different threads (gRPC's, the miner's,
+the watcher's); an arena per thread would each keep its own free pages, so
+they share two.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ LARGE_BLOCK = 1 << 20
 """Blocks this big or bigger are always mapped on their own (released when freed)."""
 
 _M_MMAP_THRESHOLD = -3
+_M_ARENA_MAX = -8
+ARENAS = 2
+"""glibc's arenas once listings are large (its default: eight per core)."""
 _libc: Any = None
 _threshold_fixed = False
 
@@ -42,6 +48,7 @@ def expect_large_blocks() -> None:
     if libc is not None and not _threshold_fixed:
         _threshold_fixed = True
         libc.mallopt(_M_MMAP_THRESHOLD, LARGE_BLOCK)
+        libc.mallopt(_M_ARENA_MAX, ARENAS)
 
 
 def return_free_memory() -> None:

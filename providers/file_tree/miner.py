@@ -36,6 +36,7 @@ from typing import Protocol
 
 from providers.file_tree.history import LOG_ARGS, MAX_COMMITS, History, build, parse_commits
 from providers.file_tree.history_cache import MAX_PER_REPOSITORY, HistoryCache
+from providers.file_tree.memory import return_free_memory
 from providers.repository.gitexec import GitError, GitRunner
 from providers.repository.layout import git_dir, head_commit
 
@@ -43,6 +44,10 @@ log = logging.getLogger(__name__)
 
 MAX_LOG_BYTES = 16 * 1024 * 1024
 """More output than this is cut: the newest commits are what matters."""
+_TRIM_AFTER_PATHS = 20_000
+"""A history of this many paths leaves megabytes free once built (the log, its decoded
+paths): handed back (:func:`memory.return_free_memory`)."""
+
 FIRST_COMMITS = 500
 """Commits mined before a first answer when no history was kept (what that costs and
 gives: ``benchmarks/results/orientation.md``)."""
@@ -190,6 +195,7 @@ class HistoryMiner:
             self._publish(head, history, complete=complete)
             if complete:
                 self._cache.store(self._root, head, history)
+            _trim_after(history)
         finally:
             self._first_done.set()
 
@@ -230,6 +236,7 @@ class HistoryMiner:
         history = build(commits[:MAX_COMMITS], self._pause)
         self._publish(head, history, complete=True)
         self._cache.store(self._root, head, history)
+        _trim_after(history)
 
     def _publish(self, head: str, history: History, *, complete: bool) -> None:
         if self._closed:
@@ -271,3 +278,8 @@ class HistoryMiner:
         cut = len(out) > limit
         commits = parse_commits(out, limit=limit, pause=self._pause)
         return commits, not cut and len(commits) < count
+
+
+def _trim_after(history: History) -> None:
+    if len(history.paths) >= _TRIM_AFTER_PATHS:
+        return_free_memory()

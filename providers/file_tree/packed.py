@@ -19,7 +19,7 @@ from __future__ import annotations
 import operator
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, repeat
 
 BLOCK = 2048
@@ -28,6 +28,8 @@ BLOCK = 2048
 _SLASH = b"/"
 _AFTER_SLASH = b"0"
 """The byte after ``/``: ``d/`` up to ``d0`` spans everything below ``d``."""
+_LEADS = frozenset(b"\0/")
+"""What comes right before a whole last component: an entry's end, or a ``/``."""
 
 
 def encode(path: str) -> bytes:
@@ -92,8 +94,9 @@ class PackedPaths:
         self._before: list[int] = [0]  # entries before each block, then the total
 
     @classmethod
-    def of(cls, paths: list[str]) -> PackedPaths:
-        """``paths`` unique; consumed (left empty).
+    def of(cls, paths: list[str], on_joined: Callable[[bytes], None] | None = None) -> PackedPaths:
+        """``paths`` unique; consumed (left empty). ``on_joined`` is shown them sorted and
+        joined by NULs, as git lists them, when they are all UTF-8.
 
         Its strings (300k short-lived objects at 300k files) are freed before
         the blocks are made, so the blocks do not land among them and pin the
@@ -114,6 +117,8 @@ class PackedPaths:
             del entries
         else:
             starts = _offsets(map(len, paths if len(blob) == len(joined) else blob.split(b"\0")))
+            if on_joined is not None:
+                on_joined(blob)
         del joined
         paths.clear()
         for lo in range(0, len(starts) - 1, BLOCK):
@@ -184,6 +189,12 @@ class PackedPaths:
         lo = self.seek(prefix + _SLASH)
         return lo, self.seek(prefix + _AFTER_SLASH, lo)
 
+    def between(self, after: str | None, before: str | None) -> tuple[int, int]:
+        """Indices bounding the entries above ``after`` and below ``before`` (None: no bound)."""
+        lo = 0 if after is None else self.seek(encode(after) + b"\0")
+        hi = len(self) if before is None else self.seek(encode(before), lo)
+        return lo, max(lo, hi)
+
     def find(self, path: str) -> int | None:
         """The index of ``path``, None when absent."""
         key = encode(path)
@@ -219,19 +230,50 @@ class PackedPaths:
             i = base + j
         return names
 
-    def named(self, name: str) -> list[str]:
-        """Every entry whose last component is ``name`` (a byte scan, no per-entry work)."""
-        found: list[str] = []
+    def named(
+        self, name: str, directory: str = "", *, skip: str | None = None, limit: int = 0
+    ) -> list[str]:
+        """Every entry below ``directory`` (``""``: all) whose last component is ``name``,
+        sorted; none below ``skip`` (a directory inside it); the first ``limit`` (0: all).
+
+        A byte scan of the blocks the directory spans, no per-entry work: a hit
+        counts when a ``/`` or the entry's start comes before it. With a limit the
+        scan stops early, unless a name outside ASCII leaves str order and byte
+        order apart.
+        """
+        if not name:
+            return []
+        lo, hi = self.span(directory)
+        ranges = [(lo, hi)]
+        if skip is not None:
+            skip_lo, skip_hi = self.span(skip)
+            ranges = [(lo, max(lo, skip_lo)), (min(hi, skip_hi), hi)]
         key = encode(name) + b"\0"
-        for block in self._blocks:
-            blob = b"\0" + bytes(block.blob)  # every entry now starts after a NUL
-            for lead in (b"\0", b"/"):
-                at = blob.find(lead + key)
-                while at >= 0:
-                    start = blob.rfind(b"\0", 0, at + 1) + 1
-                    found.append(decode(blob[start : at + 1 + len(key) - 1]))
-                    at = blob.find(lead + key, at + 1)
-        return sorted(set(found))
+        found: list[str] = []
+        for first, last in ranges:
+            if self._scan(key, first, last, found, limit):
+                break
+        if limit and len(found) >= limit and not all(hit.isascii() for hit in found):
+            return self.named(name, directory, skip=skip)[:limit]
+        return sorted(found)
+
+    def _scan(self, key: bytes, lo: int, hi: int, found: list[str], limit: int) -> bool:
+        """Add the entries ending in ``key`` among ``lo`` to ``hi``; True at ``limit``."""
+        b = max(bisect_right(self._before, lo) - 1, 0)
+        while b < len(self._blocks) and self._before[b] < hi:
+            base, block = self._before[b], self._blocks[b]
+            blob, starts = block.blob, block.starts
+            end = starts[min(hi - base, len(block))]
+            at = blob.find(key, starts[max(lo - base, 0)], end)
+            while at >= 0:
+                if at == 0 or blob[at - 1] in _LEADS:
+                    start = blob.rfind(b"\0", 0, at) + 1
+                    found.append(decode(blob[start : at + len(key) - 1]))
+                    if len(found) == limit:
+                        return True
+                at = blob.find(key, at + 1, end)
+            b += 1
+        return False
 
     # Changes --------------------------------------------------------------------
 

@@ -189,11 +189,33 @@ module in another package), nearest first."""
 
 
 def _twins(tree: Tree, path: str) -> list[str]:
+    """Up to :data:`TWINS` files named as ``path``, those sharing the most leading
+    components with it first, then by name.
+
+    Those sharing exactly ``k`` lie below its ``k``-th ancestor and not below the
+    next one: the search starts in its own directory and widens one ancestor at a
+    time, taking the first few by name at each, until it has enough.
+    """
     name = path.rpartition("/")[2]
     if name in ENTRY_NAMES:
         return []  # every package has one: no signal
-    found = [p for p in tree.named(name) if p != path]
     parts = path.split("/")
+    if name in parts[:-1]:
+        return _twins_sorted(tree, path, parts)  # an ancestor could be a twin itself
+    found: list[str] = []
+    inner: str | None = None
+    for depth in range(len(parts), -1, -1):  # from below path itself (a directory?)
+        ancestor = "/".join(parts[:depth])
+        more = tree.named_below(name, ancestor, inner, TWINS - len(found) + 1)
+        found.extend(p for p in more if p != path)
+        if len(found) >= TWINS:
+            break
+        inner = ancestor
+    return found[:TWINS]
+
+
+def _twins_sorted(tree: Tree, path: str, parts: list[str]) -> list[str]:
+    """:func:`_twins` by sorting every file of the name."""
 
     def distance(other: str) -> tuple[int, str]:
         shared = 0
@@ -203,6 +225,7 @@ def _twins(tree: Tree, path: str) -> list[str]:
             shared += 1
         return (-shared, other)
 
+    found = [p for p in tree.named(path.rpartition("/")[2]) if p != path]
     return sorted(found, key=distance)[:TWINS]
 
 

@@ -20,10 +20,15 @@ import weakref
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Iterator
 
-from providers.file_tree.packed import PackedPaths, encode
+from providers.file_tree.packed import PackedPaths, decode, encode
 
 _AFTER_SLASH = "0"
 """The character after ``/``: ``d + "/"`` to ``d + "0"`` spans everything below ``d``."""
+
+NAMED_KEPT = 64
+"""Names whose files :meth:`Tree.named` remembers (each a scan of the whole listing)."""
+NAMED_KEPT_FILES = 256
+"""A name with more files than this is scanned for again each time it is asked for."""
 
 
 def _span(items: list[str], directory: str) -> tuple[int, int]:
@@ -169,6 +174,7 @@ class Tree:
         self._dirs: list[str] = []
         self._repos: set[str] = set()
         self._dir_cache: dict[str, Dir] = {}
+        self._named: dict[str, list[str]] = {}
         self.version = 0
 
     @classmethod
@@ -203,8 +209,27 @@ class Tree:
         return cls.build([e for e in unique if not e.endswith("/")], repos)
 
     def named(self, name: str) -> list[str]:
-        """Every listed file called ``name``, at any depth."""
-        return self._files.named(name)
+        """Every listed file called ``name``, at any depth, sorted; do not change the list.
+
+        Remembered for the next turns (the ranking asks for the same names
+        each turn) and kept current by :meth:`add` and :meth:`remove`.
+        """
+        found = self._named.pop(name, None)
+        if found is None:
+            found = self._files.named(name)
+            if len(found) > NAMED_KEPT_FILES:
+                return found
+            if len(self._named) >= NAMED_KEPT:
+                del self._named[next(iter(self._named))]  # the least recently asked
+        self._named[name] = found
+        return found
+
+    def named_below(self, name: str, directory: str, skip: str | None, limit: int) -> list[str]:
+        """The first ``limit`` files called ``name`` below ``directory`` (``""``: all) and
+        not below ``skip``, sorted."""
+        if not directory and skip is None:
+            return self.named(name)[:limit]
+        return self._files.named(name, directory, skip=skip, limit=limit)
 
     def directories(self) -> list[str]:
         """Every listed directory (not the root), sorted; do not change the list."""
@@ -241,6 +266,18 @@ class Tree:
             return rel[:-1] in self._repos
         return self._files.find(rel) is not None or _find(self._dirs, rel) is not None
 
+    def leaves_between(self, after: str | None, before: str | None, most: int) -> list[str] | None:
+        """The leaves above ``after`` and below ``before`` (None: no bound), in git's order,
+        nested repositories without their ``/``; None when there are more than ``most``."""
+        lo, hi = self._files.between(after, before)
+        if hi - lo > most:
+            return None
+        return [decode(self._files[i]) for i in range(lo, hi)]
+
+    def is_repository(self, leaf: str) -> bool:
+        """Whether the leaf ``leaf`` is a nested repository (listed as ``leaf/``)."""
+        return leaf in self._repos
+
     def repos_below(self, path: str) -> int:
         """How many nested repositories (submodules) lie below directory ``path``."""
         if not self._repos:
@@ -270,6 +307,7 @@ class Tree:
         self.version += 1
         if at is None:
             self._dir_cache.clear()
+            self._named.clear()
             return
         below = at + "/"
         for path in [p for p in self._dir_cache if p == at or p.startswith(below)]:
@@ -286,6 +324,9 @@ class Tree:
             return False
         if rel.endswith("/"):
             self._repos.add(key)
+        named = self._named.get(key.rpartition("/")[2])
+        if named is not None:
+            insort(named, key)
         directory = _parent(key)
         while directory and _find(self._dirs, directory) is None:
             insort(self._dirs, directory)
@@ -298,12 +339,18 @@ class Tree:
         key = rel.rstrip("/")
         if self._files.discard(key):
             self._repos.discard(key)
+            named = self._named.get(key.rpartition("/")[2])
+            if named is not None:
+                named.remove(key)
         elif _find(self._dirs, key) is not None:
             self._files.delete(*self._files.span(key))
             lo, hi = _span(self._dirs, key)
             del self._dirs[lo:hi]
             self._dirs.remove(key)
-            self._repos = {r for r in self._repos if not r.startswith(key + "/")}
+            below = key + "/"
+            self._repos = {r for r in self._repos if not r.startswith(below)}
+            for named in self._named.values():
+                named[:] = [path for path in named if not path.startswith(below)]
         else:
             return False
         directory = _parent(key)

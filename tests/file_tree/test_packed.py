@@ -53,6 +53,16 @@ def check_edits(start: set[str], edits: list[tuple[bool, str]], probe: str) -> N
         index = packed.find(path)
         assert index is not None and packed[index] == encode(path)
     assert packed.named(probe) == sorted(p for p in model if p == probe or p.endswith("/" + probe))
+    for directory in {p.rpartition("/")[0] for p in model} - {""}:
+        below = sorted(
+            p for p in model if p.startswith(f"{directory}/") and p.endswith(f"/{probe}")
+        )
+        assert packed.named(probe, directory) == below
+        assert packed.named(probe, directory, limit=2) == below[:2]
+        skip = directory.rpartition("/")[0]
+        if skip:
+            outside = [p for p in packed.named(probe) if not p.startswith(skip + "/")]
+            assert packed.named(probe, skip=skip) == outside
     for directory in ("", probe):
         prefix = directory + "/" if directory else ""
         right_in = [p[len(prefix) :] for p in byte_sorted(model) if p.startswith(prefix)]
