@@ -26,7 +26,8 @@ What it costs, and its bounds:
   one, ``drain`` reports ``overflow`` (what changed in it went unseen).
   ``.git`` stays watched as before, minus git's noise
   (:data:`~providers.watch.changes.GIT_NOISE`).
-- **At most** :data:`MAX_WATCHES` **directories per watcher**: a tree with
+- **At most** :func:`watch_cap` **directories per watcher** (10,000, or an eighth of
+  the user's watches up to 50,000): a tree with
   more (outside what git ignores) is not watched at all; the watcher stops as
   ``exhausted`` and the provider checks another way, as when the system's
   watches run out (``ENOSPC``). The providers of one repository watch the
@@ -59,15 +60,39 @@ from providers.watch.inotify_hub import (
 )
 
 MAX_WATCHES = 10_000
-"""Directories one watcher watches at most (outside what git ignores). Each watch costs
-the kernel about 1 KB; past this the watcher gives up (``exhausted``) rather than hold
-tens of megabytes of kernel memory for one repository."""
+"""Directories one watcher watches at most (outside what git ignores), unless the
+system allows many watches (:func:`watch_cap`). Each watch costs the kernel about 1 KB;
+past the cap the watcher gives up (``exhausted``) rather than hold tens of megabytes of
+kernel memory for one repository, or most of what the user may watch."""
+
+MOST_WATCHES = 50_000
+"""The cap however many watches the system allows (50 MB of kernel memory)."""
+
+_USER_LIMIT = "/proc/sys/fs/inotify/max_user_watches"
+
+
+def watch_cap(limit_file: str = _USER_LIMIT) -> int:
+    """A watcher's cap: an eighth of the watches the user may hold, never below
+    :data:`MAX_WATCHES` nor above :data:`MOST_WATCHES`. A large tree (300k files in
+    15,000 directories) is watched where the system allows it (modern kernels allow
+    several hundred thousand watches), and a system left at 8,192 or 65,536 keeps most of
+    its watches for other tools."""
+    try:
+        with open(limit_file, encoding="ascii") as handle:
+            limit = int(handle.read().strip())
+    except (OSError, ValueError):
+        return MAX_WATCHES
+    return max(MAX_WATCHES, min(MOST_WATCHES, limit // 8))
+
 
 RULES_CHECK_S = 1.0
 """How often the ignore files no event reports (``info/exclude``, the global excludes
 file) are checked by ``stat``."""
 
-CAP_ADVICE = "the watch cap per repository, MAX_WATCHES in providers/watch/inotify.py"
+CAP_ADVICE = (
+    "the watch cap per repository (an eighth of fs.inotify.max_user_watches, 10,000 to "
+    "50,000: watch_cap in providers/watch/inotify.py)"
+)
 
 _RULES = ""
 """Work item: the ignore rules changed (any other item is a directory to watch)."""
@@ -84,18 +109,18 @@ class InotifyWatcher(Backend):
     """Records changed paths under ``root`` from a daemon thread (Linux only).
 
     ``hub``: the inotify instance to share (default: the process's);
-    ``max_watches``: the cap (default :data:`MAX_WATCHES`).
+    ``max_watches``: the cap (default :func:`watch_cap`).
     """
 
     thread_name = "inotify"
 
     def __init__(
-        self, root: Path, *, hub: Hub | None = None, max_watches: int = MAX_WATCHES
+        self, root: Path, *, hub: Hub | None = None, max_watches: int | None = None
     ) -> None:
         super().__init__(root)
         self._top = os.fspath(root)
         self._hub = hub if hub is not None else process_hub()
-        self._max = max_watches
+        self._max = watch_cap() if max_watches is None else max_watches
         self._work: queue.SimpleQueue[str] = queue.SimpleQueue()
         self._skip: Ignored | None = None
         self._detached = False

@@ -17,7 +17,7 @@ import pytest
 
 from providers.repository.ignored_dirs import IgnoredDirs
 from providers.watch import Changes, WatchLifecycle, WatchStatus
-from providers.watch.inotify import InotifyWatcher, available
+from providers.watch.inotify import MAX_WATCHES, MOST_WATCHES, InotifyWatcher, available, watch_cap
 from providers.watch.inotify_hub import Hub, process_hub
 
 pytestmark = pytest.mark.skipif(not available(), reason="no inotify here")
@@ -300,7 +300,7 @@ def test_watchers_of_one_process_share_its_one_instance(tmp_path: Path) -> None:
 def test_a_tree_past_the_watch_cap_is_not_watched_and_the_lifecycle_gives_up(
     repo: Path, hub: Hub
 ) -> None:
-    """docs/performance.md: at most MAX_WATCHES directories a watcher; past it the watcher
+    """docs/performance.md: at most the cap's directories a watcher; past it the watcher
     stops as exhausted, holds nothing, and the provider checks another way for the session."""
     cap = watched_dirs(repo, skip="node_modules") - 1
     capped = watcher(repo, hub, max_watches=cap)
@@ -324,6 +324,25 @@ def test_a_tree_past_the_watch_cap_is_not_watched_and_the_lifecycle_gives_up(
     watch.answer_sent()
     assert watch.poll().status is WatchStatus.OFF
     assert not watch.watching  # exhausted: no new watcher is tried
+
+
+@pytest.mark.parametrize(
+    ("limit", "cap"),
+    [
+        ("8192", MAX_WATCHES),  # an old default: most watches left to other tools
+        ("65536", MAX_WATCHES),
+        ("192530", 24_066),  # an eighth of what the user may hold
+        ("1048576", MOST_WATCHES),
+        ("not a number", MAX_WATCHES),
+    ],
+)
+def test_the_watch_cap_follows_the_users_limit(tmp_path: Path, limit: str, cap: int) -> None:
+    """docs/performance.md: a watcher's cap is an eighth of fs.inotify.max_user_watches,
+    10,000 to 50,000 (10,000 when the limit cannot be read)."""
+    limit_file = tmp_path / "max_user_watches"
+    limit_file.write_text(limit + "\n")
+    assert watch_cap(str(limit_file)) == cap
+    assert watch_cap(str(tmp_path / "missing")) == MAX_WATCHES
 
 
 def test_the_lifecycle_passes_the_ignore_rules_to_the_watcher(repo: Path, hub: Hub) -> None:
