@@ -48,19 +48,33 @@ def rank(session: SessionDocs, rules: Mapping[str, Rule], always: Sequence[Rule]
     placed = _in_hand(session, rules, active)
     for rule in always:  # already in the stated order
         placed.setdefault(rule.path, always_entry(rule))
+    earlier, retired = _earlier_and_retired(session, active, placed)
+    for _, path in earlier:
+        placed[path] = _entry(session, rules[path], active[path])
+    return Ranked(
+        tuple(placed.values()),
+        tuple(_entry(session, rules[path], active[path], retired=True) for path in retired),
+    )
+
+
+def _earlier_and_retired(
+    session: SessionDocs, active: Mapping[str, Activation], placed: Container[str]
+) -> tuple[list[tuple[_Key, str]], list[str]]:
+    """The active docs not ``placed``: those needed within :data:`RETIRE_AFTER` turns, in
+    their order (:func:`_key`), and the paths of those that retire, sorted."""
     earlier: list[tuple[_Key, str]] = []
-    retired: list[Entry] = []
+    retired: list[str] = []
     for path, activation in active.items():
         if path in placed:
             continue
         last = session.last_turn.get(path, 0)
         if session.turn - last >= RETIRE_AFTER:
-            retired.append(_entry(session, rules[path], activation, retired=True))
+            retired.append(path)
         else:
             earlier.append((_key(last, activation), path))
-    for _, path in sorted(earlier):
-        placed[path] = _entry(session, rules[path], active[path])
-    return Ranked(tuple(placed.values()), tuple(sorted(retired, key=lambda e: e.rule.path)))
+    earlier.sort()
+    retired.sort()
+    return earlier, retired
 
 
 _Key = tuple[int, tuple[int, ...], str]
@@ -152,21 +166,11 @@ class Ranker:
         self._hand = _in_hand(session, rules, active)
         self._always_entries = [always_entry(rule) for rule in always]
         placed = {*self._hand, *(rule.path for rule in always)}
-        earlier: list[tuple[_Key, str]] = []
-        retired: list[str] = []
-        for path, activation in active.items():
-            if path in placed:
-                continue
-            last = session.last_turn.get(path, 0)
-            if session.turn - last >= RETIRE_AFTER:
-                retired.append(path)
-            else:
-                earlier.append((_key(last, activation), path))
-        earlier.sort()
+        earlier, retired = _earlier_and_retired(session, active, placed)
         self._earlier_keys = [key for key, _ in earlier]
         self._earlier = [_entry(session, rules[path], active[path]) for _, path in earlier]
         self._key_of = {path: key for key, path in earlier}
-        self._retired_paths = sorted(retired)
+        self._retired_paths = retired
         self._retired = [
             _entry(session, rules[path], active[path], retired=True) for path in self._retired_paths
         ]
