@@ -333,11 +333,26 @@ def _holds(path: Path, needle: bytes) -> bool:
         if st.st_size == 0:
             return False
         with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as data:
-            return data.find(needle) >= 0
+            return _contains(data, needle)
     except (OSError, ValueError):
         return True
     finally:
         os.close(fd)
+
+
+def _contains(data: mmap.mmap, needle: bytes) -> bool:
+    """``needle in data``, found by its rarest byte: a search for the whole needle
+    (mostly NUL bytes, as an index is) reads 9 MB in 8 ms, one for a byte that is rare
+    there (``memchr``) in 1, and each of its few places is then compared."""
+    pivot = max(range(len(needle)), key=lambda i: needle[i] != 0)
+    byte = needle[pivot : pivot + 1]
+    at = data.find(byte, pivot)
+    while at >= 0:
+        start = at - pivot
+        if data[start : start + len(needle)] == needle:
+            return True
+        at = data.find(byte, at + 1)
+    return False
 
 
 __all__ = [

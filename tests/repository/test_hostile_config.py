@@ -9,7 +9,9 @@ each still answers what it should.
 
 from __future__ import annotations
 
+import mmap
 import os
+import random
 import shutil
 import subprocess
 import threading
@@ -22,6 +24,7 @@ import pytest
 
 from providers.git_status.snapshot import filter_note
 from providers.repository.gitexec import GitRunner
+from providers.repository.guard import _GITLINK, _contains
 from tests.conftest import isolate_git
 from tests.repository.hostile import (
     Answers,
@@ -506,3 +509,19 @@ def test_a_lazy_fetch_cannot_start_a_transport(
     code, _, err = GitRunner().run(repo, ["log", "--name-only", "--format=%H"], ok_codes=None)
     assert code != 0 and b"not allowed" in err
     assert traps.left() == []
+
+
+def test_the_submodule_search_finds_exactly_what_a_whole_search_finds() -> None:
+    """The guard looks for a gitlink in git's index by its rarest byte (a whole-needle
+    search of a 9 MB index took 8 ms): it must find the mode exactly where ``in`` does,
+    across buffers dense with the needle's own bytes."""
+    rng = random.Random(7)
+    found = 0
+    for _ in range(3000):
+        data = bytes(rng.choice(b"\x00\x00\x00\xe0\x01") for _ in range(rng.randint(1, 40)))
+        with mmap.mmap(-1, len(data)) as mapped:
+            mapped.write(data)
+            mapped.seek(0)
+            assert _contains(mapped, _GITLINK) == (_GITLINK in data), data
+        found += _GITLINK in data
+    assert 0 < found < 3000
